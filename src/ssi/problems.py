@@ -1,0 +1,263 @@
+"""Problem definitions: named registries of targets, students, positional encodings,
+reductions and activations, and the :class:`Problem` that ties them together.
+
+Every name below is a registry key; an unknown name, or a parameter outside its
+allowed range, raises ``ValueError`` naming the parameter and what is allowed.
+The numerical links behind the names are in :mod:`ssi.links`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import links
+
+# --- registries ----------------------------------------------------------------
+#: targets: name -> (code, parameters, smallest L, description)
+TARGETS: dict[str, tuple[int, tuple[float, ...], int, str]] = {
+    "linear": (links.T_LINEAR, (), 1, "(1/√L) Σ_l z_l: SIE 1."),
+    **{
+        f"he{k}_sum": (links.T_HE_SUM, (k, 1.0), 1,
+                        f"Σ_l h_{k}(z_l), h_k = He_k/√(k!) orthonormal; variance L (unnormalised)."
+                        + (" SIE 2." if k == 2 else ""))
+        for k in range(1, 5)
+    },
+    **{
+        f"he{k}_sum_norm": (links.T_HE_SUM, (k, None), 1,
+                             f"(1/√L) Σ_l h_{k}(z_l): variance 1 (normalised).")
+        for k in range(1, 5)
+    },
+    "z1z2": (links.T_PRODUCT, (2,), 2, "z_1 z_2: SIE 2."),
+    "z1z2z3": (links.T_PRODUCT, (3,), 3, "z_1 z_2 z_3: SIE 3."),
+    "z1_minus_z2": (links.T_DIFF, (), 2,
+                    "z_1 − z_2: token-antisymmetric; invisible to tied students without PE."),
+    "he2_diff": (links.T_HE2_DIFF, (), 2,
+                 "(z_1² − z_2²)/√2 = h_2(z_1) − h_2(z_2): antisymmetric, invisible to tied students without PE."),
+    "staircase": (links.T_STAIRCASE, (), 3, "(z_1 + z_1 z_2 + z_1 z_2 z_3)/√3: a staircase of degrees 1, 2, 3."),
+    "mixture": (links.T_MIXTURE, (), 2,
+                "(1−ω) softmax_row(z zᵀ) + ω A(a), A(a) = softmax_row([[a², −a²], [−a², a²]]): "
+                "semantic/positional mixture with L×L matrix output (L = 2)."),
+}
+
+#: students: name -> (link code, tied weights, description)
+STUDENTS: dict[str, tuple[int, bool, str]] = {
+    "attention": (links.S_ATTENTION, True,
+                  "Tied single-layer attention R[softmax_row(q qᵀ)], q_l = (x_l + p_l/√d)·w."),
+    "tied": (links.S_FEEDFORWARD, True, "Tied feed-forward σ((1/√L) Σ_l (x_l + p_l/√d)·w)."),
+    "untied": (links.S_FEEDFORWARD, False,
+               "Untied feed-forward σ((1/√L) Σ_l x_l·w_l), one weight vector per token, no PE."),
+    "matched": (links.S_MATCHED, True, "Matched SSI student: the target's own link applied to q."),
+}
+
+#: positional encodings: name -> description (the matrix is built by pe_matrix)
+POSITIONAL_ENCODINGS: dict[str, str] = {
+    "none": "No positional encoding.",
+    "opposite": "L = 2, p_2 = −p_1 (one unit vector, orthogonal to w*).",
+    "orthonormal": "p_1..p_L orthonormal, orthogonal to w* (requires d ≥ L + 3).",
+}
+
+#: reductions of the attention matrix: name -> (code, description)
+REDUCTIONS: dict[str, tuple[int, str]] = {
+    "identity": (links.R_IDENTITY, "The L×L attention matrix itself (matrix output, Frobenius loss)."),
+    "trace": (links.R_TRACE, "(1/√L) Tr A."),
+    "projection": (links.R_PROJECTION, "uᵀ A v for fixed vectors u = proj_left, v = proj_right."),
+}
+
+#: feed-forward activations: name -> (code, description)
+ACTIVATIONS: dict[str, tuple[int, str]] = {
+    "relu": (links.A_RELU, "max(h, 0)"),
+    "identity": (links.A_IDENTITY, "h"),
+    "square": (links.A_SQUARE, "h²"),
+    "he2": (links.A_HE2, "h_2(h) = (h² − 1)/√2"),
+    "tanh": (links.A_TANH, "tanh h"),
+}
+
+
+def _check_name(parameter: str, value, registry) -> None:
+    if value not in registry:
+        raise ValueError(f"{parameter}={value!r} is unknown; allowed: {', '.join(sorted(registry))}")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A sequence single-index learning problem (science.md §2).
+
+    Parameters
+    ----------
+    L : int
+        Sequence length (≥ 1).
+    target : str
+        Target link name, a key of :data:`TARGETS`.
+    student : str
+        Student name, a key of :data:`STUDENTS`.
+    pe : str, default "none"
+        Positional encoding, a key of :data:`POSITIONAL_ENCODINGS` (tied students only).
+    reduction : str, optional
+        Reduction of the attention matrix, a key of :data:`REDUCTIONS`
+        (attention only; default "identity" for the matrix-valued target, "trace" otherwise).
+    activation : str, optional
+        Feed-forward activation, a key of :data:`ACTIVATIONS` (tied/untied only; default "relu").
+    omega : float, default 0.5
+        Weight ω ∈ [0, 1] of the positional part of the "mixture" target.
+    a : float, default 1.0
+        Strength of the positional pattern A(a) of the "mixture" target.
+    proj_left, proj_right : tuple of float, optional
+        Vectors u, v (length L) of the "projection" reduction (default uniform 1/√L).
+    """
+
+    L: int
+    target: str
+    student: str
+    pe: str = "none"
+    reduction: str | None = None
+    activation: str | None = None
+    omega: float = 0.5
+    a: float = 1.0
+    proj_left: tuple[float, ...] | None = None
+    proj_right: tuple[float, ...] | None = None
+    _codes: tuple = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        L = self.L
+        if not isinstance(L, (int, np.integer)) or isinstance(L, bool) or L < 1:
+            raise ValueError(f"L={L!r} is not allowed; L must be an integer ≥ 1")
+        _check_name("target", self.target, TARGETS)
+        _check_name("student", self.student, STUDENTS)
+        _check_name("pe", self.pe, POSITIONAL_ENCODINGS)
+        tcode, tdefaults, min_L, _ = TARGETS[self.target]
+        if L < min_L:
+            raise ValueError(f"L={L} is too small for target={self.target!r}; it needs L ≥ {min_L}")
+        if self.target == "mixture" and L != 2:
+            raise ValueError(f"L={L} is not allowed for target='mixture'; it is defined for L = 2")
+        if not (0.0 <= float(self.omega) <= 1.0) or not math.isfinite(self.omega):
+            raise ValueError(f"omega={self.omega!r} is not allowed; omega must lie in [0, 1]")
+        if not math.isfinite(self.a):
+            raise ValueError(f"a={self.a!r} is not allowed; a must be a finite number")
+        scode, tied, _ = STUDENTS[self.student]
+        matrix_target = tcode == links.T_MIXTURE
+
+        reduction = self.reduction
+        if self.student == "attention":
+            if reduction is None:
+                reduction = "identity" if matrix_target else "trace"
+            _check_name("reduction", reduction, REDUCTIONS)
+            if matrix_target != (reduction == "identity"):
+                raise ValueError(
+                    f"reduction={reduction!r} does not fit target={self.target!r}: the matrix-valued "
+                    "target needs reduction='identity', scalar targets need 'trace' or 'projection'")
+        elif reduction is not None:
+            raise ValueError(f"reduction={reduction!r} is only allowed for student='attention'")
+        if self.student in ("tied", "untied"):
+            activation = self.activation or "relu"
+            _check_name("activation", activation, ACTIVATIONS)
+            if matrix_target:
+                raise ValueError(f"target='mixture' has a matrix output; student={self.student!r} "
+                                 "is scalar: use student='attention' or 'matched'")
+        elif self.activation is not None:
+            raise ValueError(f"activation={self.activation!r} is only allowed for students 'tied' and 'untied'")
+        else:
+            activation = None
+        if not tied and self.pe != "none":
+            raise ValueError(f"pe={self.pe!r} is not allowed for student='untied'; allowed: 'none'")
+        if self.pe == "opposite" and L != 2:
+            raise ValueError(f"pe='opposite' needs L = 2, got L={L}")
+
+        left = right = None
+        if reduction == "projection":
+            left = np.full(L, 1 / math.sqrt(L)) if self.proj_left is None else np.asarray(self.proj_left, float)
+            right = np.full(L, 1 / math.sqrt(L)) if self.proj_right is None else np.asarray(self.proj_right, float)
+            for name, v in (("proj_left", left), ("proj_right", right)):
+                if v.shape != (L,) or not np.all(np.isfinite(v)):
+                    raise ValueError(f"{name} must be {L} finite numbers")
+        elif self.proj_left is not None or self.proj_right is not None:
+            raise ValueError("proj_left/proj_right are only allowed with reduction='projection'")
+
+        if tcode == links.T_MIXTURE:
+            tparams = np.array([float(self.omega), float(self.a)])
+        elif tcode == links.T_HE_SUM:
+            k, scale = tdefaults
+            tparams = np.array([k, 1 / math.sqrt(L) if scale is None else scale], float)
+        else:
+            tparams = np.array(tdefaults if tdefaults else [0.0], float)
+        if scode == links.S_ATTENTION:
+            sparams = np.zeros(1 + 2 * L)
+            sparams[0] = REDUCTIONS[reduction][0]
+            if left is not None:
+                sparams[1:1 + L], sparams[1 + L:] = left, right
+        elif scode == links.S_FEEDFORWARD:
+            sparams = np.array([ACTIVATIONS[activation][0]], float)
+        else:
+            sparams = np.zeros(1)
+        object.__setattr__(self, "reduction", reduction)
+        object.__setattr__(self, "activation", activation)
+        object.__setattr__(self, "_codes", (tcode, tparams, scode, sparams))
+
+    # --- derived properties ----------------------------------------------------
+    @property
+    def tied(self) -> bool:
+        """True when one weight vector is shared by all tokens."""
+        return STUDENTS[self.student][1]
+
+    @property
+    def n_out(self) -> int:
+        """Output size: L² for the matrix-valued target, 1 otherwise."""
+        return self.L * self.L if self._codes[0] == links.T_MIXTURE else 1
+
+    @property
+    def codes(self):
+        """(target code, target params, student code, student params) for :mod:`ssi.links`."""
+        return self._codes
+
+    def pe_matrix(self) -> np.ndarray:
+        """Coordinates of the unit PE vectors p_l in an orthonormal basis of their span, shape (L, k)."""
+        if self.pe == "none":
+            return np.zeros((self.L, 0))
+        if self.pe == "opposite":
+            return np.array([[1.0], [-1.0]])
+        return np.eye(self.L)
+
+    @property
+    def subspace_dim(self) -> int:
+        """r = dim span(w*, p_1..p_L): 1 + rank of the PE (science.md §6)."""
+        return 1 + self.pe_matrix().shape[1]
+
+    def min_dimension(self) -> int:
+        """Smallest d the simulators accept: the span of w*, the PE and one free direction, plus one."""
+        return self.subspace_dim + 2
+
+    # --- vectorised evaluation -------------------------------------------------
+    def target_value(self, zstar) -> np.ndarray:
+        """g(z*) for samples z* of shape (n, L): shape (n,) or (n, L, L)."""
+        z = np.ascontiguousarray(zstar, dtype=float)
+        tcode, tparams, _, _ = self._codes
+        out = links.batch_target(tcode, tparams, z, self.n_out)
+        return self._shape_output(out)
+
+    def student_value(self, q) -> np.ndarray:
+        """f(q) for pre-activations q of shape (n, L): shape (n,) or (n, L, L)."""
+        q = np.ascontiguousarray(q, dtype=float)
+        tcode, tparams, scode, sparams = self._codes
+        out = links.batch_student(scode, sparams, tcode, tparams, q, self.n_out)
+        return self._shape_output(out)
+
+    def loss_and_grad(self, zstar, q):
+        """Per-sample loss ½‖f(q) − g(z*)‖² and a = ∂ℓ/∂q, for arrays of shape (n, L).
+
+        Returns
+        -------
+        loss : ndarray, shape (n,)
+        a : ndarray, shape (n, L)
+        """
+        z = np.ascontiguousarray(zstar, dtype=float)
+        q = np.ascontiguousarray(q, dtype=float)
+        if z.shape != q.shape or z.ndim != 2 or z.shape[1] != self.L:
+            raise ValueError(f"zstar and q must both have shape (n, {self.L}); got {z.shape} and {q.shape}")
+        tcode, tparams, scode, sparams = self._codes
+        return links.batch_loss_and_grad(tcode, tparams, scode, sparams, z, q)
+
+    def _shape_output(self, out):
+        if self.n_out == 1:
+            return out[:, 0]
+        return out.reshape(-1, self.L, self.L)
