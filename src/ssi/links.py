@@ -10,6 +10,10 @@ live in :mod:`ssi.problems`. A branch on an integer code costs nothing next to
 the arithmetic and lets numba compile (and cache) one function for all
 problems instead of one per combination.
 
+Scratch space is one preallocated array ``mats`` (4, L, L), indexed in place
+(no slicing in the hot path: every slice of a numba array costs an atomic
+reference count), and scalar outputs travel as floats.
+
 Conventions (science.md §2): ``y = g(z*)``, ``ŷ = f(q)``, per-sample loss
 ``ℓ = ½‖ŷ − y‖²`` (squared Frobenius norm for matrix outputs), and the
 per-token derivative ``a_l = ∂ℓ/∂q_l``.
@@ -23,7 +27,7 @@ from numba import njit
 
 # --- target codes -----------------------------------------------------------
 T_LINEAR = 0       # (1/√L) Σ z_l
-T_HE_SUM = 1       # scale · Σ h_k(z_l); tparams = (k, scale)
+T_HE_SUM = 1       # c · Σ He_k(z_l); tparams = (k, c) with c = scale/√(k!)
 T_PRODUCT = 2      # Π_{l<n} z_l; tparams = (n,)
 T_DIFF = 3         # z_1 − z_2
 T_HE2_DIFF = 4     # (z_1² − z_2²)/√2
@@ -47,45 +51,77 @@ A_SQUARE = 2
 A_HE2 = 3
 A_TANH = 4
 
+# --- scratch slots: mats has shape (4, L, L) ---------------------------------
+M_SOFTMAX = 0      # a softmax matrix softmax_row(q qᵀ)
+M_COTANGENT = 1    # ∂ℓ/∂A for the attention matrix A
+M_TARGET = 2       # the matrix-valued target
+M_PATTERN = 3      # the positional pattern A(a)
+
 SQRT2 = math.sqrt(2.0)
 SQRT3 = math.sqrt(3.0)
 
+_jit = njit(cache=True, inline="always")
 
-@njit(cache=True)
-def hermite_normalised(k, x):
-    """Orthonormal probabilists' Hermite polynomial h_k(x) = He_k(x)/√(k!)."""
+
+def scratch(L):
+    """Scratch array for :func:`loss_and_grad` at sequence length L."""
+    return np.zeros((4, L, L))
+
+
+@_jit
+def hermite_he(k, x):
+    """Probabilists' Hermite polynomial He_k(x) (closed forms to k = 4, then the recurrence)."""
     if k == 0:
         return 1.0
-    h_prev = 1.0
-    h = x
-    for n in range(1, k):
-        # h_{n+1} = (x h_n − √n h_{n−1}) / √(n+1)
-        h_prev, h = h, (x * h - math.sqrt(n) * h_prev) / math.sqrt(n + 1.0)
+    if k == 1:
+        return x
+    x2 = x * x
+    if k == 2:
+        return x2 - 1.0
+    if k == 3:
+        return x * (x2 - 3.0)
+    if k == 4:
+        return x2 * (x2 - 6.0) + 3.0
+    h_prev = x * (x2 - 3.0)
+    h = x2 * (x2 - 6.0) + 3.0
+    for n in range(4, k):
+        h_prev, h = h, x * h - n * h_prev
     return h
 
 
-@njit(cache=True)
-def _softmax_rows(q, out):
-    """out = softmax_row(q qᵀ), shape (L, L), computed stably."""
+@_jit
+def _softmax_rows(q, mats, slot):
+    """mats[slot] = softmax_row(q qᵀ), computed stably (row maximum subtracted)."""
     L = q.shape[0]
+    if L == 2:
+        # two tokens: each row is a logistic function of x_i = q_i (q_0 − q_1);
+        # one exponential per row, exp(−|x|) ≤ 1 keeps it stable
+        for i in range(2):
+            x = q[i] * (q[0] - q[1])
+            small = math.exp(-abs(x))
+            big = 1.0 / (1.0 + small)
+            small *= big
+            mats[slot, i, 0] = big if x >= 0.0 else small
+            mats[slot, i, 1] = small if x >= 0.0 else big
+        return
     for i in range(L):
-        biggest = -np.inf
-        for j in range(L):
-            s = q[i] * q[j]
-            if s > biggest:
-                biggest = s
+        qi = q[i]
+        biggest = qi * q[0]
+        for j in range(1, L):
+            biggest = max(biggest, qi * q[j])
         total = 0.0
         for j in range(L):
-            v = math.exp(q[i] * q[j] - biggest)
-            out[i, j] = v
+            v = math.exp(qi * q[j] - biggest)
+            mats[slot, i, j] = v
             total += v
+        inverse = 1.0 / total
         for j in range(L):
-            out[i, j] /= total
+            mats[slot, i, j] *= inverse
 
 
-@njit(cache=True)
-def _softmax_vjp(q, A, G, grad, scale):
-    """grad += scale · ∂/∂q ⟨G, softmax_row(q qᵀ)⟩ given A = softmax_row(q qᵀ).
+@_jit
+def _softmax_vjp(q, mats, grad, scale):
+    """grad += scale · ∂/∂q ⟨G, softmax_row(q qᵀ)⟩, A in mats[M_SOFTMAX], G in mats[M_COTANGENT].
 
     With S_ij = q_i q_j: ∂/∂S_ij = A_ij (G_ij − Σ_k G_ik A_ik) =: H_ij and
     ∂/∂q_l = Σ_j (H_lj + H_jl) q_j.
@@ -94,74 +130,66 @@ def _softmax_vjp(q, A, G, grad, scale):
     for i in range(L):
         inner = 0.0
         for k in range(L):
-            inner += G[i, k] * A[i, k]
+            inner += mats[M_COTANGENT, i, k] * mats[M_SOFTMAX, i, k]
         for j in range(L):
-            h = scale * A[i, j] * (G[i, j] - inner)
+            h = scale * mats[M_SOFTMAX, i, j] * (mats[M_COTANGENT, i, j] - inner)
             grad[i] += h * q[j]
             grad[j] += h * q[i]
 
 
-@njit(cache=True)
-def _positional_pattern(a, L, out):
-    """A(a) = softmax_row([[a², −a²], [−a², a²]]) for L = 2 (science.md §7)."""
-    a2 = a * a
+@_jit
+def mixture_value(tparams, z, mats, slot):
+    """mats[slot] = (1−ω) softmax_row(z zᵀ) + ω A(a), A(a) = softmax_row([[a², −a²], [−a², a²]])."""
+    L = z.shape[0]
+    omega = tparams[0]
+    a2 = tparams[1] * tparams[1]
+    _softmax_rows(z, mats, M_SOFTMAX)
     for i in range(L):
         for j in range(L):
-            out[i, j] = 1.0 / (1.0 + math.exp(-2.0 * a2)) if i == j else 1.0 / (1.0 + math.exp(2.0 * a2))
+            pattern = 1.0 / (1.0 + math.exp((-2.0 if i == j else 2.0) * a2))
+            mats[slot, i, j] = (1.0 - omega) * mats[M_SOFTMAX, i, j] + omega * pattern
 
 
-@njit(cache=True)
-def target_value(tcode, tparams, z, out, work):
-    """Write g(z) into ``out`` (length 1, or L² row-major for matrix outputs)."""
+@_jit
+def target_scalar(tcode, tparams, z):
+    """g(z) for the scalar targets."""
     L = z.shape[0]
     if tcode == T_LINEAR:
         s = 0.0
         for l in range(L):
             s += z[l]
-        out[0] = s / math.sqrt(L)
-    elif tcode == T_HE_SUM:
+        return s / math.sqrt(L)
+    if tcode == T_HE_SUM:
         k = int(tparams[0])
         s = 0.0
         for l in range(L):
-            s += hermite_normalised(k, z[l])
-        out[0] = tparams[1] * s
-    elif tcode == T_PRODUCT:
-        n = int(tparams[0])
+            s += hermite_he(k, z[l])
+        return tparams[1] * s
+    if tcode == T_PRODUCT:
         p = 1.0
-        for l in range(n):
+        for l in range(int(tparams[0])):
             p *= z[l]
-        out[0] = p
-    elif tcode == T_DIFF:
-        out[0] = z[0] - z[1]
-    elif tcode == T_HE2_DIFF:
-        out[0] = (z[0] * z[0] - z[1] * z[1]) / SQRT2
-    elif tcode == T_STAIRCASE:
-        out[0] = (z[0] + z[0] * z[1] + z[0] * z[1] * z[2]) / SQRT3
-    elif tcode == T_MIXTURE:
-        omega = tparams[0]
-        A = work[:L * L].reshape((L, L))
-        _softmax_rows(z, A)
-        P = work[L * L:2 * L * L].reshape((L, L))
-        _positional_pattern(tparams[1], L, P)
-        for i in range(L):
-            for j in range(L):
-                out[i * L + j] = (1.0 - omega) * A[i, j] + omega * P[i, j]
+        return p
+    if tcode == T_DIFF:
+        return z[0] - z[1]
+    if tcode == T_HE2_DIFF:
+        return (z[0] * z[0] - z[1] * z[1]) / SQRT2
+    return (z[0] + z[0] * z[1] + z[0] * z[1] * z[2]) / SQRT3      # T_STAIRCASE
 
 
-@njit(cache=True)
-def target_vjp(tcode, tparams, z, cot, grad, work):
-    """Write Jᵀ cot into ``grad`` (length L), J = ∂g/∂z."""
+@_jit
+def target_scalar_vjp(tcode, tparams, z, c, grad):
+    """grad = c ∂g/∂z for the scalar targets (length L)."""
     L = z.shape[0]
     for l in range(L):
         grad[l] = 0.0
     if tcode == T_LINEAR:
         for l in range(L):
-            grad[l] = cot[0] / math.sqrt(L)
+            grad[l] = c / math.sqrt(L)
     elif tcode == T_HE_SUM:
         k = int(tparams[0])
         for l in range(L):
-            # h_k' = √k h_{k−1}
-            grad[l] = cot[0] * tparams[1] * math.sqrt(k) * hermite_normalised(k - 1, z[l])
+            grad[l] = c * tparams[1] * k * hermite_he(k - 1, z[l])      # He_k' = k He_{k−1}
     elif tcode == T_PRODUCT:
         n = int(tparams[0])
         for l in range(n):
@@ -169,27 +197,23 @@ def target_vjp(tcode, tparams, z, cot, grad, work):
             for j in range(n):
                 if j != l:
                     p *= z[j]
-            grad[l] = cot[0] * p
+            grad[l] = c * p
     elif tcode == T_DIFF:
-        grad[0] = cot[0]
-        grad[1] = -cot[0]
+        grad[0] = c
+        grad[1] = -c
     elif tcode == T_HE2_DIFF:
-        grad[0] = cot[0] * SQRT2 * z[0]
-        grad[1] = -cot[0] * SQRT2 * z[1]
-    elif tcode == T_STAIRCASE:
-        grad[0] = cot[0] * (1.0 + z[1] + z[1] * z[2]) / SQRT3
-        grad[1] = cot[0] * (z[0] + z[0] * z[2]) / SQRT3
-        grad[2] = cot[0] * (z[0] * z[1]) / SQRT3
-    elif tcode == T_MIXTURE:
-        A = work[:L * L].reshape((L, L))
-        _softmax_rows(z, A)
-        _softmax_vjp(z, A, cot.reshape((L, L)), grad, 1.0 - tparams[0])
+        grad[0] = c * SQRT2 * z[0]
+        grad[1] = -c * SQRT2 * z[1]
+    else:                                                           # T_STAIRCASE
+        grad[0] = c * (1.0 + z[1] + z[1] * z[2]) / SQRT3
+        grad[1] = c * (z[0] + z[0] * z[2]) / SQRT3
+        grad[2] = c * (z[0] * z[1]) / SQRT3
 
 
-@njit(cache=True)
+@_jit
 def _activation(code, h):
     if code == A_RELU:
-        return h if h > 0.0 else 0.0
+        return max(h, 0.0)
     if code == A_IDENTITY:
         return h
     if code == A_SQUARE:
@@ -199,7 +223,7 @@ def _activation(code, h):
     return math.tanh(h)
 
 
-@njit(cache=True)
+@_jit
 def _activation_derivative(code, h):
     if code == A_RELU:
         return 1.0 if h > 0.0 else 0.0
@@ -213,117 +237,172 @@ def _activation_derivative(code, h):
     return 1.0 - t * t
 
 
-@njit(cache=True)
-def student_value(scode, sparams, tcode, tparams, q, out, work):
-    """Write f(q) into ``out``; the matched student uses the target's link."""
-    L = q.shape[0]
+@_jit
+def _reduce_attention(sparams, mats):
+    """Scalar reduction of the attention matrix in mats[M_SOFTMAX] (trace or projection)."""
+    L = mats.shape[1]
+    s = 0.0
+    if int(sparams[0]) == R_TRACE:
+        for i in range(L):
+            s += mats[M_SOFTMAX, i, i]
+        return s / math.sqrt(L)
+    for i in range(L):
+        for j in range(L):
+            s += sparams[1 + i] * mats[M_SOFTMAX, i, j] * sparams[1 + L + j]
+    return s
+
+
+@_jit
+def student_scalar(scode, sparams, tcode, tparams, q, mats):
+    """f(q) for the scalar students; attention leaves softmax_row(q qᵀ) in mats[M_SOFTMAX]."""
     if scode == S_ATTENTION:
-        A = work[2 * L * L:3 * L * L].reshape((L, L))
-        _softmax_rows(q, A)
-        reduction = int(sparams[0])
-        if reduction == R_IDENTITY:
-            for i in range(L):
-                for j in range(L):
-                    out[i * L + j] = A[i, j]
-        elif reduction == R_TRACE:
-            s = 0.0
-            for i in range(L):
-                s += A[i, i]
-            out[0] = s / math.sqrt(L)
-        else:
-            s = 0.0
-            for i in range(L):
-                for j in range(L):
-                    s += sparams[1 + i] * A[i, j] * sparams[1 + L + j]
-            out[0] = s
-    elif scode == S_FEEDFORWARD:
+        _softmax_rows(q, mats, M_SOFTMAX)
+        return _reduce_attention(sparams, mats)
+    if scode == S_FEEDFORWARD:
+        L = q.shape[0]
         h = 0.0
         for l in range(L):
             h += q[l]
-        out[0] = _activation(int(sparams[0]), h / math.sqrt(L))
-    else:
-        target_value(tcode, tparams, q, out, work)
+        return _activation(int(sparams[0]), h / math.sqrt(L))
+    return target_scalar(tcode, tparams, q)
 
 
-@njit(cache=True)
-def loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, work):
-    """Per-sample loss ℓ = ½‖f(q) − g(z*)‖² and a = ∂ℓ/∂q (written into ``a``).
-
-    ``work`` is scratch space of length ≥ 5 L² + 2.
-    """
-    L = q.shape[0]
-    n_out = L * L if (tcode == T_MIXTURE) else 1
-    y = work[3 * L * L:3 * L * L + n_out]
-    target_value(tcode, tparams, zstar, y, work)
-    r = work[4 * L * L + 1:4 * L * L + 1 + n_out]
-    student_value(scode, sparams, tcode, tparams, q, r, work)
-    loss = 0.0
-    for i in range(n_out):
-        r[i] -= y[i]
-        loss += 0.5 * r[i] * r[i]
-    for l in range(L):
-        a[l] = 0.0
+@_jit
+def student_matrix(scode, tparams, q, mats, slot):
+    """mats[slot] = f(q) for the matrix-valued students (attention, identity reduction; matched mixture)."""
     if scode == S_ATTENTION:
-        A = work[2 * L * L:3 * L * L].reshape((L, L))   # left there by student_value
-        G = work[:L * L].reshape((L, L))
-        reduction = int(sparams[0])
+        _softmax_rows(q, mats, M_SOFTMAX)
+        L = q.shape[0]
         for i in range(L):
             for j in range(L):
-                if reduction == R_IDENTITY:
-                    G[i, j] = r[i * L + j]
-                elif reduction == R_TRACE:
-                    G[i, j] = r[0] / math.sqrt(L) if i == j else 0.0
+                mats[slot, i, j] = mats[M_SOFTMAX, i, j]
+    else:
+        mixture_value(tparams, q, mats, slot)
+
+
+@_jit
+def _logistic(x):
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+@_jit
+def _attention2_scalar_loss_and_grad(sparams, y, q, a):
+    """Attention with a scalar reduction at L = 2, in registers (the paper's main case).
+
+    Row i of softmax_row(q qᵀ) is (σ(x_0), 1 − σ(x_0)) and (1 − σ(x_1), σ(x_1)) with
+    x_0 = q_0 (q_0 − q_1), x_1 = q_1 (q_1 − q_0). With ∂ℓ/∂A = r C (C = I/√2 for the
+    trace, u vᵀ for the projection), ∂ℓ/∂x_0 = r (C_00 − C_01) σ_0 (1 − σ_0) =: D_0 and
+    ∂ℓ/∂x_1 = r (C_11 − C_10) σ_1 (1 − σ_1) =: D_1.
+    """
+    q0 = q[0]
+    q1 = q[1]
+    s0 = _logistic(q0 * (q0 - q1))
+    s1 = _logistic(q1 * (q1 - q0))
+    if int(sparams[0]) == R_TRACE:
+        prediction = (s0 + s1) / SQRT2
+        c0 = 1.0 / SQRT2
+        c1 = c0
+    else:
+        u0, u1, v0, v1 = sparams[1], sparams[2], sparams[3], sparams[4]
+        prediction = u0 * (s0 * v0 + (1.0 - s0) * v1) + u1 * ((1.0 - s1) * v0 + s1 * v1)
+        c0 = u0 * (v0 - v1)
+        c1 = u1 * (v1 - v0)
+    r = prediction - y
+    d0 = r * c0 * s0 * (1.0 - s0)
+    d1 = r * c1 * s1 * (1.0 - s1)
+    a[0] = d0 * (2.0 * q0 - q1) - d1 * q1
+    a[1] = d1 * (2.0 * q1 - q0) - d0 * q0
+    return 0.5 * r * r
+
+
+@_jit
+def loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats):
+    """Per-sample loss ℓ = ½‖f(q) − g(z*)‖²; writes a = ∂ℓ/∂q into ``a``.
+
+    ``mats``: scratch from :func:`scratch`.
+    """
+    L = q.shape[0]
+    for l in range(L):
+        a[l] = 0.0
+    if tcode == T_MIXTURE:
+        mixture_value(tparams, zstar, mats, M_TARGET)
+        student_matrix(scode, tparams, q, mats, M_COTANGENT)   # leaves softmax_row(q qᵀ) in M_SOFTMAX
+        loss = 0.0
+        for i in range(L):
+            for j in range(L):
+                r = mats[M_COTANGENT, i, j] - mats[M_TARGET, i, j]
+                mats[M_COTANGENT, i, j] = r
+                loss += 0.5 * r * r
+        # the matched student is (1 − ω) softmax + constant
+        _softmax_vjp(q, mats, a, 1.0 if scode == S_ATTENTION else 1.0 - tparams[0])
+        return loss
+    if scode == S_ATTENTION and L == 2:
+        return _attention2_scalar_loss_and_grad(sparams, target_scalar(tcode, tparams, zstar), q, a)
+    r = student_scalar(scode, sparams, tcode, tparams, q, mats) - target_scalar(tcode, tparams, zstar)
+    if scode == S_ATTENTION:
+        trace = int(sparams[0]) == R_TRACE
+        for i in range(L):
+            for j in range(L):
+                if trace:
+                    mats[M_COTANGENT, i, j] = r / math.sqrt(L) if i == j else 0.0
                 else:
-                    G[i, j] = r[0] * sparams[1 + i] * sparams[1 + L + j]
-        _softmax_vjp(q, A, G, a, 1.0)
+                    mats[M_COTANGENT, i, j] = r * sparams[1 + i] * sparams[1 + L + j]
+        _softmax_vjp(q, mats, a, 1.0)
     elif scode == S_FEEDFORWARD:
         h = 0.0
         for l in range(L):
             h += q[l]
-        h /= math.sqrt(L)
-        g = r[0] * _activation_derivative(int(sparams[0]), h) / math.sqrt(L)
+        g = r * _activation_derivative(int(sparams[0]), h / math.sqrt(L)) / math.sqrt(L)
         for l in range(L):
             a[l] = g
     else:
-        cot = work[4 * L * L + 1 + n_out:4 * L * L + 1 + 2 * n_out]
-        for i in range(n_out):
-            cot[i] = r[i]
-        target_vjp(tcode, tparams, q, cot, a, work)
-    return loss
-
-
-def work_size(L):
-    """Length of the scratch array that :func:`loss_and_grad` needs."""
-    return 6 * L * L + 4
+        target_scalar_vjp(tcode, tparams, q, r, a)
+    return 0.5 * r * r
 
 
 # --- batch wrappers (vectorised over samples) --------------------------------
 @njit(cache=True)
 def batch_target(tcode, tparams, z, n_out):
+    """g(z) for every row of z (n, L): array (n, n_out)."""
     n, L = z.shape
     out = np.empty((n, n_out))
-    work = np.empty(6 * L * L + 4)
+    mats = np.zeros((4, L, L))
     for i in range(n):
-        target_value(tcode, tparams, z[i], out[i], work)
+        if tcode == T_MIXTURE:
+            mixture_value(tparams, z[i], mats, M_TARGET)
+            for j in range(n_out):
+                out[i, j] = mats[M_TARGET, j // L, j % L]
+        else:
+            out[i, 0] = target_scalar(tcode, tparams, z[i])
     return out
 
 
 @njit(cache=True)
 def batch_student(scode, sparams, tcode, tparams, q, n_out):
+    """f(q) for every row of q (n, L): array (n, n_out)."""
     n, L = q.shape
     out = np.empty((n, n_out))
-    work = np.empty(6 * L * L + 4)
+    mats = np.zeros((4, L, L))
     for i in range(n):
-        student_value(scode, sparams, tcode, tparams, q[i], out[i], work)
+        if tcode == T_MIXTURE:
+            student_matrix(scode, tparams, q[i], mats, M_TARGET)
+            for j in range(n_out):
+                out[i, j] = mats[M_TARGET, j // L, j % L]
+        else:
+            out[i, 0] = student_scalar(scode, sparams, tcode, tparams, q[i], mats)
     return out
 
 
 @njit(cache=True)
 def batch_loss_and_grad(tcode, tparams, scode, sparams, zstar, q):
+    """Loss (n,) and a = ∂ℓ/∂q (n, L) for every row of zstar, q (n, L)."""
     n, L = q.shape
     loss = np.empty(n)
     a = np.empty((n, L))
-    work = np.empty(6 * L * L + 4)
+    mats = np.zeros((4, L, L))
     for i in range(n):
-        loss[i] = loss_and_grad(tcode, tparams, scode, sparams, zstar[i], q[i], a[i], work)
+        loss[i] = loss_and_grad(tcode, tparams, scode, sparams, zstar[i], q[i], a[i], mats)
     return loss, a

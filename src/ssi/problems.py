@@ -178,7 +178,8 @@ class Problem:
             tparams = np.array([float(self.omega), float(self.a)])
         elif tcode == links.T_HE_SUM:
             k, scale = tdefaults
-            tparams = np.array([k, 1 / math.sqrt(L) if scale is None else scale], float)
+            scale = 1 / math.sqrt(L) if scale is None else scale
+            tparams = np.array([k, scale / math.sqrt(math.factorial(k))], float)
         else:
             tparams = np.array(tdefaults if tdefaults else [0.0], float)
         if scode == links.S_ATTENTION:

@@ -1,0 +1,92 @@
+"""One-pass spherical SGD: the public entry point :func:`simulate` and its two engines."""
+from __future__ import annotations
+
+import numpy as np
+
+from .common import SGDRun, check_arguments, initial_overlaps, record_schedule, replicate_generators
+from .explicit import ExplicitEngine
+from .reduced import ReducedEngine
+
+_ENGINES = {"reduced": ReducedEngine, "explicit": ExplicitEngine}
+
+__all__ = ["simulate", "SGDRun"]
+
+
+def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", record=None,
+             m0=None, e0=None, threshold=None, stop_at_threshold=False, replicate_offset=0,
+             threads=1, points_per_decade=40, progress=None):
+    """Run one-pass spherical SGD (science.md §2) on ``problem``.
+
+    Parameters
+    ----------
+    problem : Problem
+    d : int
+        Dimension (≥ ``problem.min_dimension()``).
+    lr : float
+        Learning rate η > 0.
+    steps : int
+        Number of SGD steps (one fresh sample each); time t = steps/d.
+    replicates : int
+        Independent runs (each its own teacher, initialisation and data).
+    seed : int or sequence of int
+        Key of this run; replicate i uses SeedSequence(seed, spawn_key=(replicate_offset + i,)).
+    engine : {"reduced", "explicit"}
+        "reduced": exact dimension-free simulator (science.md §6), numba, cost per step
+        independent of d. "explicit": weights in R^d, the reference.
+    record : array of int, optional
+        Steps at which to record; default log-spaced (``points_per_decade``), with 0 and ``steps``.
+    m0 : float (untied: float or L floats), optional
+        Prescribed initial overlap; default a uniformly random point of the sphere.
+    e0 : float or array, optional
+        Prescribed initial positional overlap (e_1 for pe="opposite", the e_l for
+        pe="orthonormal"); default 0 (PE orthogonal to w(0), the authors' construction).
+    threshold : float, optional
+        Record, per replicate, the first step at which |m| ≥ threshold.
+    stop_at_threshold : bool
+        Stop at the first record at which every replicate has crossed ``threshold``.
+    replicate_offset : int
+        Key of the first replicate (split a sweep into blocks with identical numbers).
+    threads : int
+        Threads over replicates (reduced engine); results do not depend on it.
+    progress : callable, optional
+        Called as ``progress(steps_done, steps_total)`` after every record.
+
+    Returns
+    -------
+    SGDRun
+        ``steps`` (K,), ``m`` and ``e`` (R, K), ``e_tokens`` (R, K, L), ``crossing`` (R,),
+        and for untied students ``m_tokens`` and ``Q_tokens`` (R, K, L).
+    """
+    check_arguments(problem, d, lr, steps, replicates, engine)
+    if threshold is None and stop_at_threshold:
+        raise ValueError("stop_at_threshold=True needs a threshold")
+    if threshold is not None and not (0 < threshold <= 1):
+        raise ValueError(f"threshold={threshold!r} is not allowed; it must lie in (0, 1]")
+    if not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads={threads!r} is not allowed; threads must be an integer ≥ 1")
+    m0, e_tokens = initial_overlaps(problem, m0, e0)
+    rngs = replicate_generators(seed, replicates, replicate_offset)
+    schedule = record_schedule(steps, record, points_per_decade)
+    sim = _ENGINES[engine](problem, d, float(lr), rngs, m0, e_tokens, threshold, threads)
+
+    records = []
+    done = 0
+    for target in schedule:
+        sim.advance(int(target - done), done)
+        done = int(target)
+        records.append(sim.observe())
+        if progress is not None:
+            progress(done, steps)
+        if stop_at_threshold and np.all(sim.crossing >= 0):
+            break
+    kept = schedule[:len(records)]
+    m = np.stack([r[0] for r in records], axis=1)
+    e_tokens_rec = np.stack([r[1] for r in records], axis=1)
+    untied = not problem.tied
+    return SGDRun(
+        problem=problem, d=d, lr=float(lr), engine=engine, seed=seed, steps=kept, m=m,
+        e=e_tokens_rec[:, :, 0].copy(), e_tokens=e_tokens_rec, crossing=sim.crossing[:, 0].copy(),
+        m_tokens=np.stack([r[2] for r in records], axis=1) if untied else None,
+        Q_tokens=np.stack([r[3] for r in records], axis=1) if untied else None,
+        threshold=threshold,
+    )

@@ -1,0 +1,145 @@
+"""What both SGD engines share: argument checks, seeds, recording schedules, results."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..problems import Problem
+
+ENGINES = ("reduced", "explicit")
+
+
+@dataclass
+class SGDRun:
+    """Recorded trajectories of one-pass spherical SGD.
+
+    Attributes
+    ----------
+    steps : ndarray, shape (K,)
+        SGD steps at which the state was recorded (t = steps/d).
+    m : ndarray, shape (R, K)
+        Overlap with the teacher, w·w*/d (untied: the mean of m_l).
+    e : ndarray, shape (R, K)
+        Positional overlap e_1 = p_1·w/√d (zeros without PE).
+    e_tokens : ndarray, shape (R, K, L)
+        All e_l (zeros without PE).
+    m_tokens, Q_tokens : ndarray, shape (R, K, L), or None
+        Untied only: m_l = w_l·w*/d and Q_l = |w_l|²/d.
+    crossing : ndarray, shape (R,)
+        First step at which |m| ≥ threshold (−1 when it never did, or no threshold).
+    """
+
+    problem: Problem
+    d: int
+    lr: float
+    engine: str
+    seed: object
+    steps: np.ndarray
+    m: np.ndarray
+    e: np.ndarray
+    e_tokens: np.ndarray
+    crossing: np.ndarray
+    m_tokens: np.ndarray | None = None
+    Q_tokens: np.ndarray | None = None
+    threshold: float | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def t(self) -> np.ndarray:
+        """Time t = steps/d."""
+        return self.steps / self.d
+
+
+def check_arguments(problem, d, lr, steps, replicates, engine):
+    """Raise ValueError naming the parameter and what is allowed."""
+    if not isinstance(problem, Problem):
+        raise ValueError(f"problem must be an ssi.Problem, got {type(problem).__name__}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine={engine!r} is unknown; allowed: {', '.join(ENGINES)}")
+    if not _is_int(d) or d < problem.min_dimension():
+        raise ValueError(f"d={d!r} is not allowed for L={problem.L}, pe={problem.pe!r}: "
+                         f"d must be an integer ≥ {problem.min_dimension()}")
+    if not (isinstance(lr, (int, float, np.floating)) and math.isfinite(lr) and lr > 0):
+        raise ValueError(f"lr={lr!r} is not allowed; lr must be a finite number > 0")
+    if not _is_int(steps) or steps < 0:
+        raise ValueError(f"steps={steps!r} is not allowed; steps must be an integer ≥ 0")
+    if not _is_int(replicates) or replicates < 1:
+        raise ValueError(f"replicates={replicates!r} is not allowed; replicates must be an integer ≥ 1")
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def replicate_generators(seed, replicates, replicate_offset=0):
+    """One independent numpy Generator per replicate.
+
+    Replicate i uses ``SeedSequence(seed, spawn_key=(replicate_offset + i,))``, so
+    its stream depends only on (seed, its own key): not on how many replicates
+    run together, in which order, or on how many threads.
+
+    Parameters
+    ----------
+    seed : int or sequence of int
+        The experiment/point key (e.g. ``(experiment_id, point_id)``).
+    replicates : int
+    replicate_offset : int
+        Key of the first replicate (lets a sweep be split into blocks).
+    """
+    entropy = list(seed) if isinstance(seed, (tuple, list)) else [seed]
+    if not entropy or not all(_is_int(s) and s >= 0 for s in entropy):
+        raise ValueError(f"seed={seed!r} is not allowed; seed must be a non-negative integer or a sequence of them")
+    if not _is_int(replicate_offset) or replicate_offset < 0:
+        raise ValueError(f"replicate_offset={replicate_offset!r} must be an integer ≥ 0")
+    return [np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy, spawn_key=(replicate_offset + i,))))
+            for i in range(replicates)]
+
+
+def record_schedule(steps, record=None, points_per_decade=40):
+    """Sorted unique steps at which to record, always including 0 and ``steps``.
+
+    ``record=None`` gives log-spaced points (``points_per_decade`` per decade), so a
+    run of 10⁹ steps records a few hundred states.
+    """
+    if record is None:
+        if steps == 0:
+            return np.zeros(1, dtype=np.int64)
+        n = max(2, int(math.ceil(points_per_decade * math.log10(max(steps, 10)))) + 1)
+        grid = np.unique(np.round(np.logspace(0, math.log10(steps), n)).astype(np.int64))
+        return np.unique(np.concatenate([[0], grid, [steps]]))
+    rec = np.unique(np.asarray(record, dtype=np.int64))
+    if rec.ndim != 1 or rec.size == 0 or rec[0] < 0 or rec[-1] > steps:
+        raise ValueError(f"record must be a non-empty list of steps within [0, steps={steps}]")
+    return rec
+
+
+def initial_overlaps(problem, m0, e0):
+    """Normalise the prescribed initial condition: (m0 per token or scalar, e per token)."""
+    L = problem.L
+    if m0 is not None:
+        m0 = np.asarray(m0, dtype=float)
+        if problem.tied and m0.ndim != 0:
+            raise ValueError("m0 must be a number for tied students")
+        if not problem.tied and m0.shape not in ((), (L,)):
+            raise ValueError(f"m0 must be a number or {L} numbers for the untied student")
+        if np.any(np.abs(m0) > 1) or not np.all(np.isfinite(m0)):
+            raise ValueError(f"m0={m0} is not allowed; |m0| must be ≤ 1")
+    e_tokens = np.zeros(L)
+    if e0 is not None:
+        if problem.pe == "none" or not problem.tied:
+            if np.any(np.asarray(e0) != 0):
+                raise ValueError(f"e0={e0!r} is not allowed with pe={problem.pe!r}: there is no positional overlap")
+        elif problem.pe == "opposite":
+            if np.ndim(e0) != 0:
+                raise ValueError("e0 must be a number (e = e_1 = −e_2) for pe='opposite'")
+            e_tokens = np.array([float(e0), -float(e0)])
+        else:
+            e_tokens = np.broadcast_to(np.asarray(e0, dtype=float), (L,)).copy()
+    if problem.tied:
+        pe_coords = problem.pe_matrix().T @ e_tokens
+        m_sq = 0.0 if m0 is None else float(m0) ** 2
+        if m_sq + pe_coords @ pe_coords > 1:
+            raise ValueError("m0² + |e0|² must be ≤ 1 (the weights live on the sphere |w|² = d)")
+    return m0, e_tokens

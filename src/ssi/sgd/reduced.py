@@ -1,0 +1,212 @@
+"""Exact dimension-free SGD (science.md §6), compiled with numba.
+
+Fresh isotropic Gaussian tokens are invariant under the rotations that fix the
+span S of w* and the PE vectors, so the law of one SGD step depends on w only
+through its coordinates μ in an orthonormal basis of S (dimension r) and the
+norm ρ of its component orthogonal to S (both scaled by 1/√d: |μ|² + ρ² = 1).
+One step draws, per token, the r + 1 coordinates of x_l on S and on the current
+orthogonal direction u; the remaining d − r − 1 coordinates enter only through
+the squared norm of Σ_l a_l x_l⊥, which is exactly |a|² χ²_{d−r−1}/d (science §6
+writes it as aᵀKa with K Wishart; for a fixed a the two laws coincide, and one
+χ² draw is cheaper than a Bartlett decomposition). Cost per step: O(L r) and
+independent of d.
+
+Untied students: one block per token (basis w*/√d, orthogonal norm ρ_l,
+remainder a_l² χ²_{d−2}/d), renormalised jointly to Σ_l (μ_l² + ρ_l²) = L.
+"""
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit
+
+from ..links import loss_and_grad
+
+
+@njit(nogil=True, cache=True)
+def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams, threshold, crossing, step0):
+    """Advance one replicate of a tied student by ``n_steps`` SGD steps, in place.
+
+    ``state`` = (μ_0 = m, μ_1..μ_k = PE-basis coordinates, ρ); ``pe`` is the (L, k)
+    matrix of the PE vectors' coordinates. ``crossing[0]`` receives the first step
+    at which |m| ≥ threshold (if still negative).
+    """
+    L = pe.shape[0]
+    k = pe.shape[1]
+    r = k + 1
+    mu = state[:r]
+    rho = state[r]
+    noise = np.empty((L, r))
+    noise_perp = np.empty(L)
+    zstar = np.empty(L)
+    q = np.empty(L)
+    a = np.empty(L)
+    mats = np.zeros((4, L, L))
+    step = lr / d
+    rest_shape = 0.5 * (d - r - 1)
+    for t in range(n_steps):
+        for l in range(L):
+            s = 0.0
+            for j in range(r):
+                v = rng.standard_normal()
+                noise[l, j] = v
+                s += v * mu[j]
+            v = rng.standard_normal()
+            noise_perp[l] = v
+            positional = 0.0
+            for j in range(k):
+                positional += pe[l, j] * mu[1 + j]
+            zstar[l] = noise[l, 0]
+            q[l] = s + v * rho + positional
+        loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats)
+        a_sq = 0.0
+        along_u = 0.0
+        for l in range(L):
+            a_sq += a[l] * a[l]
+            along_u += a[l] * noise_perp[l]
+            for j in range(r):
+                mu[j] -= step * a[l] * noise[l, j]
+            for j in range(k):
+                mu[1 + j] -= step * a[l] * pe[l, j]
+        rho_u = rho - step * along_u
+        if a_sq > 0.0:
+            chi2 = 2.0 * rng.standard_gamma(rest_shape)
+            rho = math.sqrt(rho_u * rho_u + step * step * a_sq * chi2)
+        else:
+            rho = abs(rho_u)
+        norm = rho * rho
+        for j in range(r):
+            norm += mu[j] * mu[j]
+        inverse = 1.0 / math.sqrt(norm)
+        for j in range(r):
+            mu[j] *= inverse
+        rho *= inverse
+        if crossing[0] < 0 and abs(mu[0]) >= threshold:
+            crossing[0] = step0 + t + 1
+    state[r] = rho
+
+
+@njit(nogil=True, cache=True)
+def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, threshold, crossing, step0):
+    """Advance one replicate of an untied student by ``n_steps`` SGD steps, in place.
+
+    ``state`` = (μ_1..μ_L, ρ_1..ρ_L) with m_l = μ_l and Q_l = μ_l² + ρ_l².
+    ``crossing[0]`` receives the first step at which |mean_l m_l| ≥ threshold.
+    """
+    L = state.shape[0] // 2
+    mu = state[:L]
+    rho = state[L:]
+    n_star = np.empty(L)
+    n_perp = np.empty(L)
+    q = np.empty(L)
+    a = np.empty(L)
+    mats = np.zeros((4, L, L))
+    step = lr / d
+    rest_shape = 0.5 * (d - 2)
+    for t in range(n_steps):
+        for l in range(L):
+            n_star[l] = rng.standard_normal()
+            n_perp[l] = rng.standard_normal()
+            q[l] = mu[l] * n_star[l] + rho[l] * n_perp[l]
+        loss_and_grad(tcode, tparams, scode, sparams, n_star, q, a, mats)
+        norm = 0.0
+        for l in range(L):
+            mu[l] -= step * a[l] * n_star[l]
+            rho_u = rho[l] - step * a[l] * n_perp[l]
+            if a[l] != 0.0:
+                chi2 = 2.0 * rng.standard_gamma(rest_shape)
+                rho[l] = math.sqrt(rho_u * rho_u + step * step * a[l] * a[l] * chi2)
+            else:
+                rho[l] = abs(rho_u)
+            norm += mu[l] * mu[l] + rho[l] * rho[l]
+        inverse = math.sqrt(L / norm)
+        m = 0.0
+        for l in range(L):
+            mu[l] *= inverse
+            rho[l] *= inverse
+            m += mu[l]
+        if crossing[0] < 0 and abs(m / L) >= threshold:
+            crossing[0] = step0 + t + 1
+
+
+def initial_state(problem, d, rng, m0, e_tokens):
+    """Initial reduced state of one replicate (exact marginals of the uniform sphere).
+
+    Random initialisation (m0 None): tied, the w*-coordinate of a uniform point of
+    the sphere, with PE orthogonal to w(0) (e = 0, the authors' construction);
+    untied, a uniform point of the sphere |W|²_F = L d.
+    """
+    L = problem.L
+    if problem.tied:
+        pe = problem.pe_matrix()
+        r = problem.subspace_dim
+        state = np.zeros(r + 1)
+        if m0 is None:
+            g = rng.standard_normal()
+            rest = 2.0 * rng.standard_gamma(0.5 * (d - 1))
+            state[0] = g / math.sqrt(g * g + rest)
+        else:
+            state[0] = float(m0)
+            state[1:r] = pe.T @ e_tokens
+        state[r] = math.sqrt(max(0.0, 1.0 - state[:r] @ state[:r]))
+        return state
+    state = np.zeros(2 * L)
+    if m0 is None:
+        g = rng.standard_normal(L)
+        rest = 2.0 * rng.standard_gamma(0.5 * (d - 1), size=L)
+        scale = math.sqrt(L / (g @ g + rest.sum()))
+        state[:L] = g * scale
+        state[L:] = np.sqrt(rest) * scale
+    else:
+        state[:L] = np.broadcast_to(m0, (L,))
+        state[L:] = np.sqrt(1.0 - state[:L] ** 2)
+    return state
+
+
+def observe(problem, states):
+    """(m, e_tokens, m_tokens, Q_tokens) of reduced states, shape (R, n_state)."""
+    L = problem.L
+    if problem.tied:
+        r = problem.subspace_dim
+        return states[:, 0].copy(), states[:, 1:r] @ problem.pe_matrix().T, None, None
+    mu, rho = states[:, :L], states[:, L:]
+    return mu.mean(axis=1), np.zeros_like(mu), mu.copy(), mu ** 2 + rho ** 2
+
+
+class ReducedEngine:
+    """Runs replicates of the reduced simulator block by block (between records)."""
+
+    def __init__(self, problem, d, lr, rngs, m0, e_tokens, threshold, threads=1):
+        self.problem, self.d, self.lr, self.rngs = problem, d, lr, rngs
+        self.states = np.array([initial_state(problem, d, rng, m0, e_tokens) for rng in rngs])
+        self.crossing = np.full((len(rngs), 1), -1, dtype=np.int64)
+        self.threshold = math.inf if threshold is None else float(threshold)
+        self.threads = threads
+        self.pe = np.ascontiguousarray(problem.pe_matrix())
+
+    def observe(self):
+        return observe(self.problem, self.states)
+
+    def advance(self, n_steps, step0):
+        if n_steps == 0:
+            return
+        indices = np.arange(len(self.rngs))
+        if self.threads > 1:
+            with ThreadPoolExecutor(self.threads) as pool:
+                list(pool.map(lambda chunk: self._advance_replicates(chunk, n_steps, step0),
+                              np.array_split(indices, self.threads)))
+        else:
+            self._advance_replicates(indices, n_steps, step0)
+
+    def _advance_replicates(self, indices, n_steps, step0):
+        tcode, tparams, scode, sparams = self.problem.codes
+        d = float(self.d)
+        for i in indices:
+            if self.problem.tied:
+                advance_tied(self.rngs[i], self.states[i], n_steps, d, self.lr, self.pe,
+                             tcode, tparams, scode, sparams, self.threshold, self.crossing[i], step0)
+            else:
+                advance_untied(self.rngs[i], self.states[i], n_steps, d, self.lr,
+                               tcode, tparams, scode, sparams, self.threshold, self.crossing[i], step0)
