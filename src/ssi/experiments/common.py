@@ -1,0 +1,98 @@
+"""What every experiment shares: problems and learning rates from the config, seed keys, progress logs."""
+from __future__ import annotations
+
+import math
+import time
+import zlib
+from pathlib import Path
+
+from ..problems import Problem
+
+#: keys of a problem specification in the config (everything else is experiment-level)
+PROBLEM_KEYS = ("L", "target", "student", "pe", "reduction", "activation", "omega", "a")
+
+
+def problem_from_spec(spec: dict, where: str) -> Problem:
+    """Build a Problem from a config mapping, naming the config key on error."""
+    try:
+        return Problem(**{k: spec[k] for k in PROBLEM_KEYS if k in spec})
+    except ValueError as err:
+        raise ValueError(f"config {where}: {err}") from None
+
+
+def learning_rate(schedule: dict, d: int) -> float:
+    """η(d) from a schedule mapping (science.md §5).
+
+    ``{"lr": η0}`` or ``{"lr": η0, "scaling": "constant"}``: η0;
+    ``{"scaling": "power", "exponent": x, "d_ref": d0}``: η0 (d/d0)^x (SIE k ≥ 3 uses x = −(k−2)/2);
+    ``{"scaling": "inverse_log", "d_ref": d0}``: η0 log(d0)/log(d) (SIE 2).
+    """
+    lr = float(schedule["lr"])
+    kind = schedule.get("scaling", "constant")
+    d_ref = float(schedule.get("d_ref", 1000))
+    if kind == "constant":
+        return lr
+    if kind == "power":
+        return lr * (d / d_ref) ** float(schedule["exponent"])
+    if kind == "inverse_log":
+        return lr * math.log(d_ref) / math.log(d)
+    raise ValueError(f"scaling={kind!r} is unknown; allowed: constant, power, inverse_log")
+
+
+def describe_schedule(schedule: dict) -> str:
+    """Human-readable η(d) for legends and the README."""
+    lr = schedule["lr"]
+    kind = schedule.get("scaling", "constant")
+    d_ref = schedule.get("d_ref", 1000)
+    if kind == "constant":
+        return f"η = {lr:g}"
+    if kind == "power":
+        return f"η = {lr:g}·(d/{d_ref:g})^{schedule['exponent']:g}"
+    return f"η = {lr:g}·log {d_ref:g}/log d"
+
+
+def seed_key(base_seed: int, experiment: str, *point) -> tuple[int, ...]:
+    """SeedSequence entropy for one parameter point: (base seed, experiment id, point ids).
+
+    Strings are mapped to integers by CRC-32 and numbers are kept, so the key does not
+    depend on job order, on --cores, or on which other points are configured.
+    """
+    def as_int(x):
+        if isinstance(x, str):
+            return zlib.crc32(x.encode())
+        if isinstance(x, float):
+            return zlib.crc32(repr(x).encode())
+        return int(x)
+
+    return (int(base_seed), as_int(experiment), *(as_int(p) for p in point))
+
+
+class ProgressLog:
+    """Writes "steps done, rate, time left" lines to a rule's log file, at most every few seconds."""
+
+    def __init__(self, path, label: str, every: float = 5.0):
+        self.path = Path(path) if path else None
+        self.label = label
+        self.every = every
+        self.start = time.monotonic()
+        self.last = -math.inf
+        if self.path:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(f"{label}: started\n")
+
+    def __call__(self, done: int, total: int, force: bool = False) -> None:
+        now = time.monotonic()
+        if self.path is None or (not force and now - self.last < self.every and done < total):
+            return
+        self.last = now
+        elapsed = now - self.start
+        rate = done / elapsed if elapsed > 0 else float("nan")
+        left = (total - done) / rate if rate and rate > 0 else float("nan")
+        with self.path.open("a") as handle:
+            handle.write(f"{self.label}: {done}/{total} steps ({100 * done / max(total, 1):.1f}%), "
+                         f"{rate:.3g} steps/s, {elapsed:.1f} s elapsed, ~{left:.1f} s left\n")
+
+    def note(self, text: str) -> None:
+        if self.path:
+            with self.path.open("a") as handle:
+                handle.write(f"{self.label}: {text}\n")

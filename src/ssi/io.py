@@ -1,0 +1,99 @@
+"""Results files: npz arrays plus a JSON provenance record, written atomically.
+
+A result is ``<stem>.npz`` (loaded with ``allow_pickle=False``) and
+``<stem>.json`` (the config slice, package version, git commit, seed keys and
+anything else the writer adds). Both are written to a temporary file in the
+same folder and renamed, so a killed job never leaves a half-written result.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+
+def _atomic_write_bytes(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_text(path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temporary file + rename)."""
+    _atomic_write_bytes(Path(path), text.encode())
+
+
+def git_commit(cwd=None) -> str:
+    """The current git commit (with "-dirty" if the tree has changes), or "unknown"."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True,
+                                text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd,
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return commit + ("-dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def save_result(stem, arrays: dict, provenance: dict) -> None:
+    """Write ``<stem>.npz`` and ``<stem>.json`` atomically.
+
+    Parameters
+    ----------
+    stem : str or Path
+        Path without suffix.
+    arrays : dict of str -> array_like
+        Numeric arrays only (no objects: the file is read with allow_pickle=False).
+    provenance : dict
+        JSON-serialisable record; the package version and git commit are added.
+    """
+    from . import __version__
+
+    stem = Path(stem)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **{k: np.asarray(v) for k, v in arrays.items()})
+    record = {"package_version": __version__, "git_commit": git_commit(), **provenance}
+    _atomic_write_bytes(stem.with_suffix(".npz"), buffer.getvalue())
+    atomic_write_text(stem.with_suffix(".json"), json.dumps(record, indent=2, sort_keys=True, default=_jsonable) + "\n")
+
+
+def load_result(stem):
+    """Read ``<stem>.npz`` and ``<stem>.json``: (dict of arrays, provenance dict)."""
+    stem = Path(stem)
+    with np.load(stem.with_suffix(".npz"), allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    provenance = json.loads(stem.with_suffix(".json").read_text())
+    return arrays, provenance
+
+
+def sha256_file(path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _jsonable(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")

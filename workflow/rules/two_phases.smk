@@ -1,0 +1,64 @@
+# Claims C2 and C6: two phases of training (escape, then alignment); SGD vs ODE.
+from ssi.experiments import two_phases
+
+
+def tp_inputs():
+    return [f"{s}.npz" for kind in ("sgd", "ode") for s in two_phases.stems(config, kind).values()]
+
+
+rule two_phases_sgd:
+    output:
+        multiext(f"{R}/two_phases/sgd_{{case}}_d{{d}}", ".npz", ".json"),
+    log:
+        f"{R}/logs/two_phases_sgd_{{case}}_d{{d}}.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    script:
+        "../scripts/two_phases_sgd.py"
+
+
+rule two_phases_ode:
+    output:
+        multiext(f"{R}/two_phases/ode_{{case}}_d{{d}}", ".npz", ".json"),
+    log:
+        f"{R}/logs/two_phases_ode_{{case}}_d{{d}}.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/two_phases_ode.py"
+
+
+rule two_phases_numbers:
+    input:
+        tp_inputs(),
+    output:
+        f"{F}/numbers/two_phases.json",
+    log:
+        f"{R}/logs/two_phases_numbers.log",
+    script:
+        "../scripts/two_phases_numbers.py"
+
+
+rule two_phases_plot:
+    input:
+        tp_inputs(),
+    output:
+        pdf=report(f"{F}/two_phases.pdf", caption="../report/two_phases.rst", category="C2 two phases"),
+        png=f"{F}/two_phases.png",
+    log:
+        f"{R}/logs/two_phases_plot.log",
+    script:
+        "../scripts/two_phases_plot.py"
+
+
+def render_two_phases(out_dir):
+    two_phases.plot(config, [f"{out_dir}/two_phases.pdf", f"{out_dir}/two_phases.png"])
+
+
+FIGURES += [f"{F}/two_phases.pdf", f"{F}/two_phases.png"]
+NUMBERS += [f"{F}/numbers/two_phases.json"]
+RENDERERS["two_phases"] = render_two_phases
