@@ -61,7 +61,7 @@ def check_arguments(problem, d, lr, steps, replicates, engine):
     if not _is_int(d) or d < problem.min_dimension():
         raise ValueError(f"d={d!r} is not allowed for L={problem.L}, pe={problem.pe!r}: "
                          f"d must be an integer ≥ {problem.min_dimension()}")
-    if not (isinstance(lr, (int, float, np.floating)) and math.isfinite(lr) and lr > 0):
+    if isinstance(lr, bool) or not (isinstance(lr, (int, float, np.floating)) and math.isfinite(lr) and lr > 0):
         raise ValueError(f"lr={lr!r} is not allowed; lr must be a finite number > 0")
     if not _is_int(steps) or steps < 0:
         raise ValueError(f"steps={steps!r} is not allowed; steps must be an integer ≥ 0")
@@ -115,6 +115,16 @@ def record_schedule(steps, record=None, points_per_decade=40):
     return rec
 
 
+def pe_coordinates(problem, e_tokens):
+    """Coordinates μ of w/√d on the orthonormal PE basis such that e_l = Σ_j pe[l, j] μ_j.
+
+    The columns of ``problem.pe_matrix()`` are orthogonal but not unit ("opposite": (1, −1)),
+    so μ = (peᵀpe)⁻¹ peᵀ e, not peᵀ e.
+    """
+    pe = problem.pe_matrix()
+    return np.linalg.lstsq(pe, np.asarray(e_tokens, dtype=float), rcond=None)[0]
+
+
 def initial_overlaps(problem, m0, e0):
     """Normalise the prescribed initial condition: (m0 per token or scalar, e per token)."""
     L = problem.L
@@ -138,7 +148,7 @@ def initial_overlaps(problem, m0, e0):
         else:
             e_tokens = np.broadcast_to(np.asarray(e0, dtype=float), (L,)).copy()
     if problem.tied:
-        pe_coords = problem.pe_matrix().T @ e_tokens
+        pe_coords = pe_coordinates(problem, e_tokens)
         m_sq = 0.0 if m0 is None else float(m0) ** 2
         if m_sq + pe_coords @ pe_coords > 1:
             raise ValueError("m0² + |e0|² must be ≤ 1 (the weights live on the sphere |w|² = d)")

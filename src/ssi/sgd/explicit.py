@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 
+from .common import pe_coordinates
+
 # Tokens are drawn in chunks of steps to cut Python overhead; the stream is the
 # same whatever the chunk size (Generator.standard_normal fills in order).
 _CHUNK_FLOATS = 4_000_000
@@ -40,7 +42,7 @@ def _initialise(problem, d, rng, m0, e_tokens):
         w_star = math.sqrt(d) * frame[:, 0]
         pe_basis = frame[:, 1:1 + k]
         if problem.tied:
-            coords = pe.T @ e_tokens
+            coords = pe_coordinates(problem, e_tokens)
             rho = math.sqrt(max(0.0, 1 - float(m0) ** 2 - coords @ coords))
             weights = math.sqrt(d) * (float(m0) * frame[:, 0] + pe_basis @ coords + rho * frame[:, 1 + k])
         elif m0 is None:
@@ -65,6 +67,8 @@ class ExplicitEngine:
         self.weights = np.array([p[2] for p in parts])                # (R, d) or (R, L, d)
         self.threshold = math.inf if threshold is None else float(threshold)
         self.crossing = np.full((len(rngs), 1), -1, dtype=np.int64)
+        if threshold is not None:                       # a start above the threshold crossed at step 0
+            self.crossing[np.abs(self.observe()[0]) >= self.threshold, 0] = 0
 
     def observe(self):
         d = self.d

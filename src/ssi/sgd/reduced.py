@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..links import loss_and_grad
+from .common import pe_coordinates
 
 
 @njit(nogil=True, cache=True)
@@ -149,7 +150,7 @@ def initial_state(problem, d, rng, m0, e_tokens):
             state[0] = g / math.sqrt(g * g + rest)
         else:
             state[0] = float(m0)
-            state[1:r] = pe.T @ e_tokens
+            state[1:r] = pe_coordinates(problem, e_tokens)
         state[r] = math.sqrt(max(0.0, 1.0 - state[:r] @ state[:r]))
         return state
     state = np.zeros(2 * L)
@@ -185,6 +186,8 @@ class ReducedEngine:
         self.threshold = math.inf if threshold is None else float(threshold)
         self.threads = threads
         self.pe = np.ascontiguousarray(problem.pe_matrix())
+        if threshold is not None:                       # a start above the threshold crossed at step 0
+            self.crossing[np.abs(self.observe()[0]) >= self.threshold, 0] = 0
 
     def observe(self):
         return observe(self.problem, self.states)
