@@ -1,12 +1,21 @@
-"""ssi: exact, fast online SGD for sequence single-index models and single-layer attention."""
+"""ssi: exact, fast online SGD for sequence single-index models and single-layer attention.
+
+Public API (README "API"): Problem, simulate, integrate_ode, escape_time, population_loss, sie.
+"""
 from ._jit_cache import package_cache
 
+# every module that defines numba-jitted functions is imported inside this block so that
+# its compiled code is cached under a folder keyed by the package sources (see _jit_cache)
 with package_cache():
-    from . import links  # noqa: F401  (defines the jitted links)
-    from .sgd import reduced  # noqa: F401  (defines the jitted kernels)
+    from . import links  # noqa: F401
+    from . import population  # noqa: F401
+    from .sgd import reduced  # noqa: F401
 
+from .hermite import sie
+from .ode import escape_time, integrate_ode
+from .population import population_loss
 from .problems import Problem
 from .sgd import SGDRun, simulate
 
 __version__ = "0.1.0"
-__all__ = ["Problem", "simulate", "SGDRun"]
+__all__ = ["Problem", "simulate", "SGDRun", "integrate_ode", "escape_time", "population_loss", "sie"]
