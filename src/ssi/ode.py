@@ -1,0 +1,243 @@
+"""The high-dimensional ODE of one-pass spherical SGD (science.md §5) and escape times.
+
+Time is ``t = steps/d``. Tied students evolve ``(m, ε)`` (``ε``: PE coordinates, e.g.
+``e_1`` for opposite PE, see :mod:`ssi.population`); with ``a_l = ∂ℓ/∂q_l``,
+``ν = E[Σ_l a_l²]`` and ``s = √(1 − m²)``:
+
+    dm/dt   = −η E[Σ a_l z*_l] + η m E[Σ a_l q_l] − (η²/2) ν m
+    dε_j/dt = −η (Σ_l P_lj E[a_l] + (ε_j/s) E[Σ a_l ξ_l]) + η ε_j E[Σ a_l q_l] − (η²/2) ν ε_j
+
+which is science.md §5's ``−η(∂_m R − mΛ) − (η²/2)νm`` and
+``−η((PPᵀ∇_e R)_l − e_l Λ) − (η²/2)ν e_l`` rewritten (the term ``(ε_j/s) E[Σ a ξ]`` is
+``E[a_l x_l·p_j √d]`` by Gaussian conditioning, and collecting terms gives ``Λ``).
+Untied feed-forward students evolve ``(m_l, Q_l)`` with the §5 equations.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from .population import _integrator, tied_state
+
+__all__ = ["ODESolution", "integrate_ode", "escape_time", "sie_learning_rate", "ODE_BUDGET"]
+
+#: default Gauss–Hermite budget (points) of the expectations at each right-hand-side call
+ODE_BUDGET = 50_000
+
+
+@dataclass
+class ODESolution:
+    """Trajectory of the ODE.
+
+    Attributes
+    ----------
+    t : ndarray, shape (K,)
+        Times (t = steps/d).
+    m : ndarray, shape (K,)
+        Overlap (untied: mean of the ``m_l``, as ``SGDRun.m``).
+    e : ndarray, shape (K,)
+        ``e_1`` (zero without PE).
+    e_tokens : ndarray, shape (K, L)
+        Per-token PE overlaps ``e_l``.
+    m_tokens, Q_tokens : ndarray, shape (K, L), or None
+        Untied students: ``m_l`` and ``Q_l``.
+    crossing_time : float
+        First time with ``|m| ≥ threshold`` (``nan`` if not reached or no threshold).
+    status : int
+        ``solve_ivp`` status (0: reached t_max, 1: stopped at the threshold).
+    message : str
+    """
+
+    t: np.ndarray
+    m: np.ndarray
+    e: np.ndarray
+    e_tokens: np.ndarray
+    m_tokens: np.ndarray | None
+    Q_tokens: np.ndarray | None
+    crossing_time: float
+    status: int
+    message: str
+
+    def steps(self, d: int) -> np.ndarray:
+        """SGD steps ``t·d`` at dimension ``d``."""
+        return self.t * d
+
+
+def sie_learning_rate(d: float, k: float, base: float = 1.0) -> float:
+    """Learning rate η(d) for the escape at SIE ``k`` (science.md §5).
+
+    ``base`` for k = 1; ``base / log d`` for k = 2; ``base · d^(−(k−2)/2)`` for k ≥ 3,
+    so that the drift ``η c_k m^(k−1)`` beats the noise ``(η²/2) ν m`` at m ≈ d^(−1/2).
+    """
+    if not (k >= 1) or math.isinf(k):
+        raise ValueError(f"k={k!r} is not allowed; the SIE must be a finite number ≥ 1")
+    if k == 1:
+        return float(base)
+    if k == 2:
+        return float(base) / math.log(d)
+    return float(base) * float(d) ** (-(k - 2) / 2)
+
+
+def _rhs_factory(problem, lr, lr_schedule, noise, quadrature):
+    integ = _integrator(problem, quadrature.get("n_points"), quadrature.get("method", "auto"),
+                        quadrature.get("budget", ODE_BUDGET), quadrature.get("qmc_log2", 14),
+                        quadrature.get("qmc_reps", 8), quadrature.get("seed", 0))
+    L = problem.L
+    P = problem.pe_matrix()
+    noise_factor = 1.0 if noise else 0.0
+
+    def unpack(vec):
+        return (vec[1:1 + L], vec[1 + L:1 + 2 * L], vec[1 + 2 * L:1 + 3 * L],
+                vec[1 + 3 * L:1 + 4 * L], vec[1 + 4 * L:1 + 5 * L])
+
+    def eta(t):
+        return lr * (lr_schedule(t) if lr_schedule is not None else 1.0)
+
+    if problem.tied:
+        def rhs(t, y):
+            m = min(max(y[0], -1.0), 1.0)
+            eps = y[1:]
+            vec, _ = integ.tied(m, P @ eps)
+            a_zs, a_q, a_xi, a, a2 = unpack(vec)
+            n, nu, s_aq = eta(t), a2.sum(), a_q.sum()
+            s = math.sqrt(max(1 - m * m, 0.0))
+            ratio = eps / s if s > 1e-12 else np.zeros_like(eps)
+            dm = -n * a_zs.sum() + n * y[0] * s_aq - noise_factor * 0.5 * n * n * nu * y[0]
+            de = (-n * (P.T @ a + ratio * a_xi.sum()) + n * eps * s_aq
+                  - noise_factor * 0.5 * n * n * nu * eps)
+            return np.concatenate([[dm], de])
+    else:
+        def rhs(t, y):
+            m, Q = y[:L], y[L:]
+            Qc = np.maximum(Q, m * m)
+            vec, _ = integ.untied(m, Qc)
+            a_zs, a_z, _, _, a2 = unpack(vec)
+            n, nu, s_az = eta(t), a2.sum(), a_z.sum()
+            dm = -n * a_zs + (n / L) * m * s_az - noise_factor * (n * n / (2 * L)) * m * nu
+            dQ = (-2 * n * a_z + noise_factor * n * n * a2 + (2 * n / L) * Q * s_az
+                  - noise_factor * (n * n / L) * Q * nu)
+            return np.concatenate([dm, dQ])
+    return rhs
+
+
+def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_schedule=None,
+                  threshold: float | None = None, stop_at_threshold: bool = False, t_eval=None,
+                  noise: bool = True, solver: str = "RK45", rtol: float = 1e-7, atol: float = 1e-10,
+                  max_step: float = np.inf, quadrature: dict | None = None) -> ODESolution:
+    """Integrate the ODE of science.md §5 with ``scipy.integrate.solve_ivp``.
+
+    Parameters
+    ----------
+    problem : Problem
+    lr : float
+        Learning rate η.
+    m0 : float or array_like
+        Initial overlap (untied: a float or L values ``m_l``).
+    e0 : float or array_like, default 0
+        Tied: initial PE overlaps (opposite PE: ``e_1``; orthonormal: the L values ``e_l``).
+    t_max : float
+        Final time (t = steps/d).
+    Q0 : array_like, optional
+        Untied: initial ``Q_l`` (default 1).
+    lr_schedule : callable, optional
+        ``t -> factor``: the learning rate at time t is ``lr · lr_schedule(t)``.
+    threshold : float, optional
+        Record the first time with ``|m| ≥ threshold``.
+    stop_at_threshold : bool
+        Stop there.
+    t_eval : array_like, optional
+        Output times (default: the solver's steps).
+    noise : bool
+        Keep the η² (SGD noise) terms; False gives projected gradient flow.
+    solver, rtol, atol, max_step
+        Passed to ``solve_ivp``.
+    quadrature : dict, optional
+        Integration options of :func:`ssi.population.expectations` (``n_points``,
+        ``method``, ``budget`` — default :data:`ODE_BUDGET` —, ``qmc_log2``, ``qmc_reps``, ``seed``).
+
+    Returns
+    -------
+    ODESolution
+    """
+    L = problem.L
+    quadrature = dict(quadrature or {})
+    if problem.tied:
+        if Q0 is not None:
+            raise ValueError("Q0 is only used for untied students")
+        _, m_flat, eps, _ = tied_state(problem, m0, e0)
+        if m_flat.size != 1:
+            raise ValueError("integrate_ode takes one initial state")
+        y0 = np.concatenate([m_flat, eps[0]])
+    else:
+        if np.any(np.asarray(e0) != 0):
+            raise ValueError("untied students have no positional encoding: e0 must be 0")
+        m_vec = np.broadcast_to(np.asarray(m0, float), (L,)).copy()
+        Q_vec = np.ones(L) if Q0 is None else np.broadcast_to(np.asarray(Q0, float), (L,)).copy()
+        y0 = np.concatenate([m_vec, Q_vec])
+    rhs = _rhs_factory(problem, float(lr), lr_schedule, noise, quadrature)
+
+    def overlap(y):
+        return y[0] if problem.tied else y[:L].mean()
+
+    events = None
+    crossing = math.nan
+    if threshold is not None:
+        if abs(overlap(y0)) >= threshold:
+            crossing = 0.0
+
+        def event(t, y):
+            return abs(overlap(y)) - threshold
+
+        event.terminal = bool(stop_at_threshold) and math.isnan(crossing)
+        event.direction = 1.0
+        events = [event] if math.isnan(crossing) else None
+    sol = solve_ivp(rhs, (0.0, float(t_max)), y0, method=solver, t_eval=t_eval, events=events,
+                    rtol=rtol, atol=atol, max_step=max_step)
+    if events is not None and sol.t_events[0].size:
+        crossing = float(sol.t_events[0][0])
+    Y = sol.y.T
+    P = problem.pe_matrix()
+    if problem.tied:
+        m, e_tok = Y[:, 0], Y[:, 1:] @ P.T
+        m_tok = Q_tok = None
+    else:
+        m_tok, Q_tok = Y[:, :L], Y[:, L:]
+        m, e_tok = m_tok.mean(axis=1), np.zeros((Y.shape[0], L))
+    return ODESolution(t=sol.t, m=m, e=e_tok[:, 0], e_tokens=e_tok, m_tokens=m_tok, Q_tokens=Q_tok,
+                       crossing_time=crossing, status=sol.status, message=sol.message)
+
+
+def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None = None, *,
+                e0=0.0, t_max: float = 1e12, **kwargs) -> float:
+    """Steps ``t·d`` at which the ODE's ``|m|`` first reaches ``threshold``.
+
+    Parameters
+    ----------
+    problem : Problem
+    d : int
+        Dimension (sets the default start and converts time to steps).
+    lr : float
+        Learning rate (e.g. from :func:`sie_learning_rate`).
+    threshold : float
+        Weak-recovery threshold on ``|m|`` (the authors use 2/√d on the seed average).
+    m0 : float, optional
+        Initial overlap, default ``d^(−1/2)``.
+    e0 : float or array_like
+        Initial PE overlaps.
+    t_max : float
+        Give up after this time.
+    **kwargs
+        Passed to :func:`integrate_ode`.
+
+    Returns
+    -------
+    float
+        Steps to the threshold, ``inf`` if not reached by ``t_max``.
+    """
+    m0 = d ** -0.5 if m0 is None else m0
+    sol = integrate_ode(problem, lr, m0, e0, t_max, threshold=threshold, stop_at_threshold=True,
+                        **kwargs)
+    return math.inf if math.isnan(sol.crossing_time) else sol.crossing_time * d
