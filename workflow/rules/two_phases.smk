@@ -1,26 +1,21 @@
 # Claims C2 and C6: two phases of training (escape, then alignment); SGD vs ODE.
 from ssi.experiments import two_phases
 
-
-def tp_inputs():
-    return [f"{s}.npz" for kind in ("sgd", "ode") for s in two_phases.stems(config, kind).values()]
-
-
-# Parameters are passed as params so that editing them in the config reruns the affected
-# jobs (Snakemake's params rerun trigger); the summary and plot rules also depend on the
-# code that draws them.
-def tp_point_params(wildcards):
-    return {"case": config["two_phases"]["cases"][wildcards.case], "seed": config["seed"],
-            "engine": config["engine"], "replicates": config["two_phases"]["replicates"],
-            "points_per_decade": config["two_phases"]["points_per_decade"]}
-
-
+#: result files of every (case, d) point: SGD replicates and ODE
+TP_RESULTS = [f"{s}.npz" for kind in ("sgd", "ode") for s in two_phases.stems(config, kind).values()]
+#: the code that turns results into numbers and figures: editing it remakes them
 TP_CODE = [two_phases.__file__, str(Path(two_phases.__file__).parents[1] / "plotting.py")]
+
+
+# the numbers and the figure take seconds: on a cluster they run on the submitting node
+localrules:
+    two_phases_numbers,
+    two_phases_plot,
 
 
 rule two_phases_sgd:
     params:
-        point=tp_point_params,
+        point=point_params("two_phases", ["replicates", "points_per_decade"]),
     output:
         multiext(f"{R}/two_phases/sgd_{{case}}_d{{d}}", ".npz", ".json"),
     log:
@@ -29,13 +24,15 @@ rule two_phases_sgd:
     resources:
         mem_mb=1000,
         runtime=30,
+    conda:
+        "../envs/ssi.yaml"
     script:
         "../scripts/two_phases_sgd.py"
 
 
 rule two_phases_ode:
     params:
-        point=tp_point_params,
+        point=point_params("two_phases", []),
     output:
         multiext(f"{R}/two_phases/ode_{{case}}_d{{d}}", ".npz", ".json"),
     log:
@@ -44,13 +41,15 @@ rule two_phases_ode:
     resources:
         mem_mb=1000,
         runtime=10,
+    conda:
+        "../envs/ssi.yaml"
     script:
         "../scripts/two_phases_ode.py"
 
 
 rule two_phases_numbers:
     input:
-        tp_inputs(),
+        TP_RESULTS,
         TP_CODE,
     params:
         section=config["two_phases"],
@@ -58,13 +57,15 @@ rule two_phases_numbers:
         f"{F}/numbers/two_phases.json",
     log:
         f"{R}/logs/two_phases_numbers.log",
+    conda:
+        "../envs/ssi.yaml"
     script:
         "../scripts/two_phases_numbers.py"
 
 
 rule two_phases_plot:
     input:
-        tp_inputs(),
+        TP_RESULTS,
         TP_CODE,
     params:
         section=config["two_phases"],
@@ -73,14 +74,15 @@ rule two_phases_plot:
         png=f"{F}/two_phases.png",
     log:
         f"{R}/logs/two_phases_plot.log",
+    conda:
+        "../envs/ssi.yaml"
     script:
         "../scripts/two_phases_plot.py"
 
 
-def render_two_phases(out_dir):
-    two_phases.plot(config, [f"{out_dir}/two_phases.pdf", f"{out_dir}/two_phases.png"])
-
-
 FIGURES += [f"{F}/two_phases.pdf", f"{F}/two_phases.png"]
+RESULTS += TP_RESULTS
 NUMBERS += [f"{F}/numbers/two_phases.json"]
-RENDERERS["two_phases"] = render_two_phases
+RENDERERS["two_phases"] = lambda out_dir: two_phases.plot(
+    config, [f"{out_dir}/two_phases.pdf", f"{out_dir}/two_phases.png"]
+)

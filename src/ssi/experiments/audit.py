@@ -11,11 +11,17 @@ from ..io import atomic_write_text, sha256_file
 MANIFEST = "MANIFEST.sha256"
 
 
-def write_manifest(files, figures_dir, out_path) -> None:
-    """``sha256  relative/path`` lines for ``files`` (paths relative to ``figures_dir``), sorted."""
+def write_manifest(files, figures_dir, out_path, log=None) -> None:
+    """``sha256  relative/path`` lines for ``files`` (paths relative to ``figures_dir``), sorted.
+
+    ``log``: optional path of a text file that receives the same lines.
+    """
     root = Path(figures_dir)
     lines = sorted(f"{sha256_file(f)}  {Path(f).relative_to(root).as_posix()}" for f in files)
-    atomic_write_text(out_path, "\n".join(lines) + "\n")
+    text = "\n".join(lines) + "\n"
+    atomic_write_text(out_path, text)
+    if log:
+        atomic_write_text(log, f"{out_path}: {len(lines)} entries\n{text}")
 
 
 def read_manifest(path) -> dict[str, str]:
@@ -41,6 +47,55 @@ def rerender_and_compare(renderers: dict, manifest_path) -> list[str]:
         elif expected[name] != digest:
             problems.append(f"{name}: re-rendered bytes differ from the manifest")
     return problems
+
+
+def compare_files_with_manifest(manifest_path) -> list[str]:
+    """The manifest's entries whose file (relative to the manifest's folder) is missing or differs."""
+    root = Path(manifest_path).parent
+    problems = []
+    for name, digest in sorted(read_manifest(manifest_path).items()):
+        path = root / name
+        if not path.is_file():
+            problems.append(f"{name}: listed in the manifest but missing")
+        elif sha256_file(path) != digest:
+            problems.append(f"{name}: file on disk differs from the manifest")
+    return problems
+
+
+def audit(config, renderers: dict, manifest_path, numbers_files, log=None) -> str:
+    """The `snakemake audit` check; raises ValueError naming every file that fails.
+
+    1. every file listed in the manifest is on disk with the listed hash;
+    2. every figure re-rendered from results/ into a temporary folder has the listed hash;
+    3. each numbers file equals the numbers recomputed from results/ within
+       ``config["audit_rtol"]`` (relative; 0 on the machine that made them).
+
+    Returns the success message; the message or the failures also go to ``log``.
+    """
+    import importlib
+
+    rtol = config["audit_rtol"]
+    absent = [str(f) for f in (manifest_path, *numbers_files) if not Path(f).is_file()]
+    if absent:
+        raise ValueError(f"audit: {', '.join(absent)} not found; the audit compares results/ with the "
+                         f"committed figures and numbers: make them first (`snakemake`)")
+    problems = compare_files_with_manifest(manifest_path)
+    problems += rerender_and_compare(renderers, manifest_path)
+    for path in numbers_files:
+        module = importlib.import_module(f"ssi.experiments.{Path(path).stem}")
+        problems += [f"{Path(path).name}: {p}" for p in
+                     compare_numbers(clean_for_json(module.summarise(config)), load_numbers(path), rtol)]
+    if problems:
+        message = "audit failed:\n  " + "\n  ".join(problems)
+    else:
+        message = (f"audit passed: {len(read_manifest(manifest_path))} manifest entries match the files, "
+                   f"{len(renderers)} figure sets re-rendered identically, "
+                   f"{len(numbers_files)} numbers files within rtol {rtol:g}")
+    if log:
+        atomic_write_text(log, message + "\n")
+    if problems:
+        raise ValueError(message)
+    return message
 
 
 def _flatten(value, prefix=""):

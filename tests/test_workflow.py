@@ -1,0 +1,523 @@
+"""The Snakemake workflow, end to end, on the quick config (config/quick.yaml).
+
+Every test runs `snakemake` (or the notebook) in a subprocess, in a temporary copy of
+the repository's workflow files (Snakefile, config/, workflow/, notebooks/): nothing is
+written into the repository. The quick workflow runs three times in this file: with
+``--cores 2`` and ``--cores 1`` (module-scoped fixtures that the other tests reuse), and
+once killed and resumed. The numba cache (~/.cache/ssi-numba) is shared with them.
+
+What is checked (design.md, "Workflow"):
+
+* figures, the manifest and the result arrays do not depend on ``--cores``;
+* a second run on a completed folder does nothing;
+* ``snakemake audit`` passes on a completed folder, and fails naming the file after a
+  figure or the manifest is tampered with;
+* bad config values fail before any job runs, naming the config key;
+* a run killed with SIGKILL resumes (``--unlock``, then ``--rerun-incomplete``) to the same
+  figures, and Ctrl-C (SIGINT) leaves no lock and no partial file;
+* the schema's problem enums are the registries of ssi.problems;
+* ``snakemake --lint`` is clean; ``--report`` works; the profiles parse;
+* the notebook runs as a script on the results.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from ssi import problems
+from ssi.experiments import two_phases
+
+ROOT = Path(__file__).resolve().parents[1]
+QUICK = "config/quick.yaml"
+#: what a temporary copy of the repository needs to run the workflow and the notebook
+COPIED = ("Snakefile", "config", "workflow", "notebooks")
+#: generous bound on one quick run (about 15–60 s, depending on the numba cache)
+TIMEOUT = 600
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+def quick_config() -> dict:
+    return yaml.safe_load((ROOT / QUICK).read_text())
+
+
+def result_dirs(workdir: Path, config: dict | None = None) -> tuple[Path, Path]:
+    """(results_dir, figures_dir) of a config, inside ``workdir``."""
+    config = config or quick_config()
+    return workdir / config["results_dir"], workdir / config["figures_dir"]
+
+
+def make_workdir(parent: Path) -> Path:
+    """A fresh copy of the repository's workflow files in ``parent``/repo."""
+    workdir = parent / "repo"
+    workdir.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", ".snakemake", ".ipynb_checkpoints")
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, workdir / name, ignore=ignore)
+        else:
+            shutil.copy2(source, workdir / name)
+    return workdir
+
+
+def environment(**extra) -> dict:
+    """The test's environment, with this interpreter's bin folder first on PATH."""
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env.pop("SNAKEMAKE_PROFILE", None)
+    env.update(extra)
+    return env
+
+
+def snakemake(workdir: Path, *args, check: bool = True, timeout: float = TIMEOUT):
+    """Run ``snakemake *args`` in ``workdir``; returns the CompletedProcess (output in .stdout)."""
+    cmd = [sys.executable, "-m", "snakemake", *map(str, args)]
+    proc = subprocess.run(cmd, cwd=workdir, env=environment(), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=timeout)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}) in {workdir}:\n{proc.stdout[-6000:]}")
+    return proc
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def figure_hashes(workdir: Path) -> dict[str, str]:
+    """SHA-256 of every figure (pdf, png, svg) and of MANIFEST.sha256, by path relative to figures/."""
+    _, figures = result_dirs(workdir)
+    files = [p for p in figures.rglob("*") if p.suffix in (".pdf", ".png", ".svg") or p.name == "MANIFEST.sha256"]
+    return {p.relative_to(figures).as_posix(): sha256(p) for p in sorted(files)}
+
+
+def result_arrays(workdir: Path) -> dict[str, dict[str, np.ndarray]]:
+    """Every .npz result (the arrays, not the bytes: zip entries carry timestamps)."""
+    results, _ = result_dirs(workdir)
+    out = {}
+    for path in sorted(results.rglob("*.npz")):
+        with np.load(path, allow_pickle=False) as data:
+            out[path.relative_to(results).as_posix()] = {k: data[k] for k in data.files}
+    return out
+
+
+def assert_results_whole(workdir: Path) -> None:
+    """No temporary file is left, and every result file on disk is whole (loads)."""
+    results, figures = result_dirs(workdir)
+    leftovers = [p for folder in (results, figures) if folder.exists() for p in folder.rglob("*.tmp")]
+    assert not leftovers, f"temporary files left behind: {leftovers}"
+    for path in results.rglob("*.npz"):
+        with np.load(path, allow_pickle=False) as data:
+            assert data.files, f"{path} holds no arrays"
+    for path in results.rglob("*.json"):
+        json.loads(path.read_text())
+
+
+def run_quick(parent: Path, cores: int) -> dict:
+    workdir = make_workdir(parent)
+    start = time.monotonic()
+    proc = snakemake(workdir, "--cores", cores, "--configfile", QUICK)
+    return {"workdir": workdir, "output": proc.stdout, "seconds": time.monotonic() - start,
+            "hashes": figure_hashes(workdir)}
+
+
+@pytest.fixture(scope="module")
+def quick_cores2(tmp_path_factory):
+    """The quick workflow run to completion with --cores 2 (reused by the tests on a completed folder)."""
+    return run_quick(tmp_path_factory.mktemp("quick_cores2"), cores=2)
+
+
+@pytest.fixture(scope="module")
+def quick_cores1(tmp_path_factory):
+    """The quick workflow run to completion with --cores 1."""
+    return run_quick(tmp_path_factory.mktemp("quick_cores1"), cores=1)
+
+
+def copy_completed(run: dict, parent: Path) -> Path:
+    """A copy of a completed folder (modification times and .snakemake metadata kept)."""
+    target = parent / "completed"
+    shutil.copytree(run["workdir"], target, symlinks=True)
+    return target
+
+
+def job_counts(output: str) -> dict[str, int]:
+    """The "Job stats" table of a snakemake run: rule -> count (empty if nothing ran)."""
+    counts, lines = {}, output.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == "Job stats:":
+            for row in lines[i + 3:]:
+                parts = row.split()
+                if len(parts) != 2 or not parts[1].isdigit():
+                    break
+                counts[parts[0]] = int(parts[1])
+            break
+    return counts
+
+
+# --- (a) figures do not depend on --cores ------------------------------------------------
+
+def test_figures_identical_across_cores(quick_cores1, quick_cores2):
+    """--cores 1 and --cores 2, in separate folders, give byte-identical figures (PDF, PNG)
+    and an identical MANIFEST.sha256."""
+    h1, h2 = quick_cores1["hashes"], quick_cores2["hashes"]
+    assert "MANIFEST.sha256" in h1
+    assert any(name.endswith(".pdf") for name in h1) and any(name.endswith(".png") for name in h1)
+    assert h1 == h2
+    # the manifest lists exactly the figures (and numbers files) that are on disk
+    _, figures = result_dirs(quick_cores2["workdir"])
+    listed = {line.split(maxsplit=1)[1] for line in (figures / "MANIFEST.sha256").read_text().splitlines()}
+    assert {n for n in h2 if n != "MANIFEST.sha256"} <= listed
+    for name in listed:
+        assert (figures / name).is_file(), f"{name} is in the manifest but not on disk"
+
+
+def test_results_identical_across_cores(quick_cores1, quick_cores2):
+    """The simulated numbers themselves (every array of every .npz result) do not depend on
+    --cores: seeds are keyed by (experiment, point, replicate), not by job order."""
+    a1, a2 = result_arrays(quick_cores1["workdir"]), result_arrays(quick_cores2["workdir"])
+    assert a1 and a1.keys() == a2.keys()
+    for name in a1:
+        assert a1[name].keys() == a2[name].keys(), name
+        for key in a1[name]:
+            np.testing.assert_array_equal(a1[name][key], a2[name][key], err_msg=f"{name}:{key}")
+
+
+# --- (b) a second run does nothing ------------------------------------------------------
+
+def test_second_run_does_nothing(quick_cores2):
+    """On a completed folder, a dry run and a real run both report "Nothing to be done",
+    and the real run rewrites no result or figure."""
+    workdir = quick_cores2["workdir"]
+    dry = snakemake(workdir, "-n", "--cores", "1", "--configfile", QUICK)
+    assert "Nothing to be done" in dry.stdout, dry.stdout[-3000:]
+    results, figures = result_dirs(workdir)
+    before = {p: p.stat().st_mtime_ns for folder in (results, figures) for p in folder.rglob("*") if p.is_file()}
+    real = snakemake(workdir, "--cores", "1", "--configfile", QUICK)
+    assert "Nothing to be done" in real.stdout, real.stdout[-3000:]
+    assert job_counts(real.stdout) == {}
+    after = {p: p.stat().st_mtime_ns for folder in (results, figures) for p in folder.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_default_profile_parses(quick_cores2):
+    """`--profile workflow/profiles/default` is accepted (its keys are valid options) and, on a
+    completed folder, does nothing."""
+    proc = snakemake(quick_cores2["workdir"], "-n", "--profile", "workflow/profiles/default", "--configfile", QUICK)
+    assert "Using profile workflow/profiles/default" in proc.stdout
+    assert "Nothing to be done" in proc.stdout
+
+
+def test_slurm_profile_declares_the_cluster_settings():
+    """The SLURM profile uses the slurm executor, bounds the number of jobs, and leaves the
+    partition and the account as explicit user settings; its keys are snakemake options.
+    (Parsing it with snakemake needs snakemake-executor-plugin-slurm, the `cluster` extra.)"""
+    profile = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())
+    assert profile["executor"] == "slurm"
+    assert int(profile["jobs"]) >= 1
+    assert {"slurm_partition", "slurm_account"} <= set(profile["default-resources"])
+    text = (ROOT / "workflow/profiles/slurm/config.yaml").read_text()
+    assert "USER SETTINGS" in text
+    help_text = subprocess.run([sys.executable, "-m", "snakemake", "--help"], env=environment(),
+                               capture_output=True, text=True, check=True).stdout
+    for key in profile:
+        assert f"--{key}" in help_text, f"{key} is not a snakemake option"
+
+
+# --- (c) the audit ----------------------------------------------------------------------
+
+def test_audit_passes_on_completed_folder(quick_cores2, tmp_path):
+    """`snakemake audit` re-renders every figure, compares it and the files on disk with the
+    manifest and the numbers with results/, passes, and runs no other job."""
+    workdir = copy_completed(quick_cores2, tmp_path)
+    proc = snakemake(workdir, "audit", "--configfile", QUICK, "--cores", "1")
+    assert "audit passed" in proc.stdout
+    assert job_counts(proc.stdout) == {"audit": 1, "total": 1}
+
+
+TAMPERING = {
+    # name: what is changed in a completed folder, and the file the audit must name
+    "manifest_line": "the PNG's line of MANIFEST.sha256 gets another digest",
+    "png_overwritten": "the last 16 bytes of the PNG are zeroed",
+    "numbers_value": "one number of numbers/two_phases.json is changed",
+    "results_changed": "the SGD results are rescaled by 1 + 1e-6 (as if made on another machine)",
+}
+
+
+@pytest.mark.parametrize("tamper", list(TAMPERING))
+def test_audit_fails_after_tampering(quick_cores2, tmp_path, tamper):
+    """The audit fails (non-zero exit) naming the file, after a figure, the manifest, the
+    committed numbers or the results are changed; and it rewrites none of the committed files
+    (the manifest and the numbers are not rebuilt from the tampered files before comparing)."""
+    workdir = copy_completed(quick_cores2, tmp_path)
+    results, figures = result_dirs(workdir)
+    manifest = figures / "MANIFEST.sha256"
+    if tamper == "manifest_line":
+        lines = manifest.read_text().splitlines()
+        i = next(i for i, line in enumerate(lines) if line.endswith(".png"))
+        digest, named = lines[i].split(maxsplit=1)
+        lines[i] = f"{'0' * len(digest)}  {named}"
+        manifest.write_text("\n".join(lines) + "\n")
+    elif tamper == "png_overwritten":
+        png = next(figures.glob("*.png"))
+        named = png.name
+        png.write_bytes(png.read_bytes()[:-16] + b"\0" * 16)
+    elif tamper == "numbers_value":
+        numbers = next(figures.glob("numbers/*.json"))
+        named = numbers.name
+        record = json.loads(numbers.read_text())
+        row = record["rows"][0]
+        key = next(k for k, v in row.items() if isinstance(v, float))
+        row[key] *= 1.001
+        numbers.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    else:
+        named = "two_phases.json"
+        for path in results.rglob("sgd_*.npz"):
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {k: data[k] for k in data.files}
+            arrays["m"] = arrays["m"] * (1 + 1e-6)
+            np.savez_compressed(path, **arrays)
+    committed = {p: sha256(p) for p in figures.rglob("*") if p.is_file()}
+    proc = snakemake(workdir, "audit", "--configfile", QUICK, "--cores", "1", check=False)
+    assert proc.returncode != 0, proc.stdout[-3000:]
+    assert "audit failed" in proc.stdout
+    assert f"{named}:" in proc.stdout, proc.stdout[-3000:]
+    assert job_counts(proc.stdout) == {"audit": 1, "total": 1}
+    assert {p: sha256(p) for p in figures.rglob("*") if p.is_file()} == committed
+
+
+# --- (d) bad configs fail before any job ------------------------------------------------
+
+def _set(path, value):
+    def edit(cfg):
+        node = cfg
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    return edit
+
+
+def _update(path, **values):
+    def edit(cfg):
+        node = cfg
+        for key in path:
+            node = node[key]
+        node.update(values)
+    return edit
+
+
+BAD_CONFIGS = {
+    # name: (edit of quick.yaml, strings the error message must contain)
+    "negative_d": (_set(("two_phases", "cases", "sie1", "dims"), [-300]),
+                   ["['two_phases']['cases']['sie1']['dims']", "-300"]),
+    "unknown_target": (_set(("two_phases", "cases", "sie1", "problem", "target"), "he9_sum"),
+                       ["['two_phases']['cases']['sie1']['problem']['target']", "he9_sum"]),
+    "zero_learning_rate": (_set(("two_phases", "cases", "sie2", "schedule", "lr"), 0.0),
+                           ["['two_phases']['cases']['sie2']['schedule']['lr']"]),
+    "negative_learning_rate": (_set(("two_phases", "cases", "sie2", "schedule", "lr"), -0.1),
+                               ["['two_phases']['cases']['sie2']['schedule']['lr']"]),
+    "zero_replicates": (_set(("two_phases", "replicates"), 0), ["['two_phases']['replicates']"]),
+    "unknown_top_level_key": (_set(("replicas",), 4), ["'replicas' was unexpected"]),
+    # valid for the schema, invalid as a problem: checked by common.smk through ssi.problems
+    "untied_with_opposite_pe": (_update(("two_phases", "cases", "sie1", "problem"), student="untied", pe="opposite"),
+                                ["two_phases.cases.sie1.problem", "pe='opposite'"]),
+    "mixture_with_tied_student": (_update(("two_phases", "cases", "sie2", "problem"), target="mixture"),
+                                  ["two_phases.cases.sie2.problem", "mixture"]),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_CONFIGS))
+def test_bad_config_fails_before_any_job(tmp_path, name):
+    """A modified quick.yaml with one bad value: snakemake exits non-zero while parsing, with a
+    message naming the config key; no job starts and no results or figures folder appears."""
+    edit, expected = BAD_CONFIGS[name]
+    workdir = make_workdir(tmp_path)
+    config = copy.deepcopy(quick_config())
+    edit(config)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(config, sort_keys=False))
+    proc = snakemake(workdir, "--cores", "1", "--configfile", bad, check=False, timeout=120)
+    assert proc.returncode != 0, proc.stdout[-3000:]
+    for text in expected:
+        assert text in proc.stdout, f"{text!r} not in:\n{proc.stdout[-3000:]}"
+    assert "Building DAG of jobs" not in proc.stdout
+    results, figures = result_dirs(workdir, config)
+    assert not results.exists() and not figures.exists()
+    assert not (workdir / "results").exists()
+
+
+# --- (e) kill and resume ----------------------------------------------------------------
+
+def start_quick(workdir: Path, log: Path) -> subprocess.Popen:
+    """The quick workflow with --cores 1 in the background, in its own process group."""
+    return subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "1", "--configfile", QUICK],
+                            cwd=workdir, env=environment(), stdout=log.open("w"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def wait_for(proc: subprocess.Popen, predicate, log: Path, timeout: float = TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if proc.poll() is not None:
+            raise AssertionError(f"the workflow ended (exit {proc.returncode}) before the awaited "
+                                 f"file appeared:\n{log.read_text()[-3000:]}")
+        if time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise AssertionError("the awaited file did not appear in time")
+        time.sleep(0.05)
+
+
+def test_killed_run_resumes_to_same_figures(quick_cores1, tmp_path):
+    """SIGKILL of the whole process group once the first result is written (as on a node
+    failure); no partial file is left; restarting needs `--unlock` (stale lock) and
+    `--rerun-incomplete` (the job the kill caught); the resumed run ends with the same
+    figures and manifest as the uninterrupted run, and no temporary file."""
+    workdir = make_workdir(tmp_path)
+    results, figures = result_dirs(workdir)
+    log = tmp_path / "killed.log"
+    proc = start_quick(workdir, log)
+    wait_for(proc, lambda: any(results.rglob("*.json")), log)
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=60)
+    assert not (figures / "MANIFEST.sha256").exists(), "the kill came after the end of the run"
+    assert_results_whole(workdir)
+
+    plain = snakemake(workdir, "--cores", "1", "--configfile", QUICK, check=False)
+    assert plain.returncode != 0
+    assert "--unlock" in plain.stdout or "--rerun-incomplete" in plain.stdout, plain.stdout[-3000:]
+
+    snakemake(workdir, "--unlock", "--configfile", QUICK)
+    resumed = snakemake(workdir, "--cores", "1", "--rerun-incomplete", "--configfile", QUICK)
+    assert "Nothing to be done" not in resumed.stdout
+    assert figure_hashes(workdir) == quick_cores1["hashes"]
+    assert_results_whole(workdir)
+    assert "Nothing to be done" in snakemake(workdir, "-n", "--configfile", QUICK).stdout
+
+
+def test_ctrl_c_releases_lock_and_leaves_no_partial_file(tmp_path):
+    """SIGINT (Ctrl-C) to the process group while the first job runs: snakemake stops with a
+    non-zero exit, removes its lock, and leaves only whole files (no temporary file, every
+    result loads); a new run (here: one ODE point) then starts without --unlock."""
+    workdir = make_workdir(tmp_path)
+    results, figures = result_dirs(workdir)
+    log = tmp_path / "interrupted.log"
+    proc = start_quick(workdir, log)
+    wait_for(proc, lambda: any(results.glob("logs/*.log")), log)
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    assert proc.wait(timeout=120) != 0
+    assert not (figures / "MANIFEST.sha256").exists(), "the interrupt came after the end of the run"
+    locks = workdir / ".snakemake" / "locks"
+    assert not (locks.exists() and any(locks.iterdir())), "the lock was not released"
+    assert_results_whole(workdir)
+    (case, d), stem = next(iter(two_phases.stems(quick_config(), "ode").items()))
+    snakemake(workdir, "--cores", "1", "--configfile", QUICK, "--rerun-incomplete", f"{stem}.npz")
+    assert_results_whole(workdir)
+
+
+# --- (f) the schema's enums are the registries --------------------------------------------
+
+def test_schema_enums_are_the_registries():
+    """target/student/pe/reduction/activation in workflow/schemas/config.schema.yaml list
+    exactly the keys of ssi.problems' registries (each once)."""
+    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    properties = schema["$defs"]["problem"]["properties"]
+    registries = {"target": problems.TARGETS, "student": problems.STUDENTS,
+                  "pe": problems.POSITIONAL_ENCODINGS, "reduction": problems.REDUCTIONS,
+                  "activation": problems.ACTIVATIONS}
+    for key, registry in registries.items():
+        enum = properties[key]["enum"]
+        assert len(enum) == len(set(enum)), f"{key}: duplicate names in the schema"
+        assert set(enum) == set(registry), (f"{key}: schema-only {sorted(set(enum) - set(registry))}, "
+                                            f"registry-only {sorted(set(registry) - set(enum))}")
+
+
+# --- (g) lint ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("configfile", [None, QUICK])
+def test_lint_is_clean(configfile):
+    """`snakemake --lint` on the repository's workflow (paper and quick config) reports nothing."""
+    args = ["--lint"] + (["--configfile", configfile] if configfile else [])
+    proc = snakemake(ROOT, *args, check=False, timeout=120)
+    assert proc.returncode == 0 and "Lints for" not in proc.stdout, proc.stdout[-6000:]
+
+
+def test_conda_env_matches_environment_yml():
+    """workflow/envs/ssi.yaml (the rules' `conda:` environment) pins the same python and the same
+    lower bounds as environment.yml, and has every runtime dependency except the workflow tools."""
+    def entries(path):
+        out = {}
+        for entry in yaml.safe_load(path.read_text())["dependencies"]:
+            if isinstance(entry, str):
+                name, _, spec = entry.partition(">=") if ">=" in entry else entry.partition("=")
+                out[name.strip()] = spec.strip()
+        return out
+
+    rules_env, full = entries(ROOT / "workflow/envs/ssi.yaml"), entries(ROOT / "environment.yml")
+    tooling = {"pip", "setuptools"}
+    for name, spec in rules_env.items():
+        if name not in tooling:
+            assert full.get(name) == spec, f"{name}: {spec!r} in workflow/envs/ssi.yaml, {full.get(name)!r} in environment.yml"
+    workflow_tools = {"snakemake", "jupytext", "pytest", "pip"}
+    assert set(full) - workflow_tools <= set(rules_env)
+    assert (ROOT / "workflow/envs/ssi.post-deploy.sh").is_file()
+
+
+# --- (h) report -------------------------------------------------------------------------
+
+def test_report_has_the_captions(quick_cores2, tmp_path):
+    """`snakemake --report` on a completed folder writes a non-empty HTML report that contains
+    the figure's caption (workflow/report/two_phases.rst)."""
+    report = tmp_path / "report.html"
+    snakemake(quick_cores2["workdir"], "--report", report, "--configfile", QUICK)
+    assert report.is_file() and report.stat().st_size > 0
+    caption = (ROOT / "workflow/report/two_phases.rst").read_text()
+    phrase = caption.split("(")[0].strip()          # "Two phases of training"
+    assert len(phrase) > 10
+    assert phrase in report.read_text(errors="replace")
+
+
+# --- (i) the notebook -------------------------------------------------------------------
+
+def run_notebook(workdir: Path, **env):
+    return subprocess.run([sys.executable, "notebooks/two_phases.py"], cwd=workdir, env=environment(**env),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+
+
+def test_notebook_runs_on_quick_results(quick_cores2):
+    """notebooks/two_phases.py runs as a script from the repository root: without paper results
+    it falls back to the quick config, prints the summary table of every (case, d), and its
+    re-rendering through two_phases.plot is identical to the workflow's figures."""
+    proc = run_notebook(quick_cores2["workdir"])
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert f"using {QUICK}" in proc.stdout
+    for case, spec in quick_config()["two_phases"]["cases"].items():
+        for d in spec["dims"]:
+            assert any(line.split()[:2] == [case, str(d)] for line in proc.stdout.splitlines()), (case, d)
+    assert "t_escape_ode" in proc.stdout
+    assert proc.stdout.count("identical to") == 2, proc.stdout[-4000:]
+
+
+def test_notebook_is_a_jupytext_notebook_and_honours_ssi_config(quick_cores2):
+    """The notebook opens with jupytext (percent format, a markdown header cell first), and
+    SSI_CONFIG pointing at a config without results fails with a message instead of falling back."""
+    import jupytext
+
+    notebook = jupytext.read(ROOT / "notebooks/two_phases.py")
+    kinds = [cell.cell_type for cell in notebook.cells]
+    assert kinds[0] == "markdown" and kinds.count("code") >= 3
+    proc = run_notebook(quick_cores2["workdir"], SSI_CONFIG="config/config.yaml")
+    assert proc.returncode != 0
+    assert "result files missing" in proc.stdout
