@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -44,7 +44,6 @@ class SGDRun:
     m_tokens: np.ndarray | None = None
     Q_tokens: np.ndarray | None = None
     threshold: float | None = None
-    extra: dict = field(default_factory=dict)
 
     @property
     def t(self) -> np.ndarray:
