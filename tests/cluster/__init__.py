@@ -1,0 +1,1 @@
+"""Test helpers that start real cluster software on the test machine (see slurm.py)."""

@@ -1,0 +1,114 @@
+"""The workflow's SLURM path, for real: the quick config through workflow/profiles/slurm on a
+single-node SLURM started on this machine (tests/cluster/slurm.py, spec/cluster.md).
+
+The cluster needs root (apt-get install of slurmctld/slurmd/slurm-client/munge if missing,
+the munge key, /etc/slurm/slurm.conf). CI runs as root: there the test never skips, and a
+failing apt-get or daemon fails it with the daemons' log tails. Only a non-root developer
+run outside CI (CI unset) skips it.
+
+What the test cluster lacks compared with a real one, and the command line adds (the
+profile keeps the user settings a real cluster needs, see its USER SETTINGS block):
+
+* no accounting (no slurmdbd, so no ``sacct``): ``--slurm-status-command squeue``;
+* no accounts: the profile's ``default-resources`` without ``slurm_account`` (given on the
+  command line, which replaces the profile's whole ``default-resources``), plus
+  ``--slurm-no-account``;
+* its partition: ``slurm_partition=debug``;
+* a short first status check (``--slurm-init-seconds-before-status-checks 2``, default 40 s)
+  to keep the test short, and ``--slurm-keep-successful-logs`` to inspect the job logs.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cluster.slurm import ClusterError, SlurmCluster
+from test_workflow import QUICK, figure_hashes, job_counts, make_workdir, run_quick, snakemake
+
+ROOT = Path(__file__).resolve().parents[1]
+PROFILE = "workflow/profiles/slurm"
+#: rules that must run as SLURM jobs (the sweeps); the localrules run on the submitting node
+SWEEP_RULES = {"two_phases_sgd", "two_phases_ode"}
+#: rules that must not be submitted (declared localrules: seconds of work)
+LOCAL_RULES = {"all", "manifest", "claims", "two_phases_numbers", "two_phases_plot"}
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
+@pytest.fixture(scope="module")
+def slurm_cluster():
+    """A single-node SLURM for this module; the daemons are stopped by pid and
+    /etc/slurm/slurm.conf is restored afterwards."""
+    if os.geteuid() != 0 and not in_ci():
+        pytest.skip("a test SLURM cluster needs root (it runs in CI, which is root)")
+    if shutil.which("sbatch") is None and shutil.which("apt-get") is None and not in_ci():
+        pytest.skip("no SLURM and no apt-get to install it")
+    cluster = SlurmCluster(partition="debug")
+    try:
+        cluster.start()
+    except ClusterError as exc:
+        pytest.fail(f"could not start the single-node SLURM test cluster:\n{exc}", pytrace=False)
+    yield cluster
+    cluster.stop()
+
+
+def cluster_options(partition: str) -> list[str]:
+    """The command line that adapts workflow/profiles/slurm to the test cluster (module doc)."""
+    profile = yaml.safe_load((ROOT / PROFILE / "config.yaml").read_text())
+    resources = dict(profile["default-resources"])
+    resources.pop("slurm_account", None)
+    resources["slurm_partition"] = partition
+    return ["--slurm-status-command", "squeue", "--slurm-no-account",
+            "--slurm-init-seconds-before-status-checks", "2", "--slurm-keep-successful-logs",
+            "--default-resources", *[f"{key}={value}" for key, value in resources.items()]]
+
+
+def test_quick_workflow_through_slurm(slurm_cluster, tmp_path_factory):
+    """The quick config through the SLURM profile: exits 0; every non-local job (at least the
+    SGD and ODE sweep points) was submitted to SLURM (one distinct SLURM job id per job in
+    snakemake's output, and a job log .snakemake/slurm_logs/rule_<rule>/<wildcards>/<jobid>.log
+    in which the job finished) and the localrules (numbers, plots, manifest, claims) ran on the
+    submitting node; the figures and the manifest are byte-identical to
+    a local `--cores 2` run of the quick config in another folder."""
+    local = run_quick(tmp_path_factory.mktemp("quick_local"), cores=2)
+
+    workdir = make_workdir(tmp_path_factory.mktemp("quick_slurm"))
+    start = time.monotonic()
+    proc = snakemake(workdir, "--profile", PROFILE, "--configfile", QUICK,
+                     *cluster_options(slurm_cluster.partition), timeout=900)
+    seconds = time.monotonic() - start
+    out = proc.stdout
+    print(f"quick workflow through SLURM: {seconds:.0f} s (local --cores 2: {local['seconds']:.0f} s)")
+
+    assert f"Using profile {PROFILE}" in out
+    counts = job_counts(out)
+    # the main process prints "rule X:" for a job it submits, "localrule X:" for one it runs
+    remote = re.findall(r"^\s*rule (\w+):$", out, flags=re.M)
+    local_ = re.findall(r"^\s*localrule (\w+):$", out, flags=re.M)
+    assert sorted(remote + local_) == sorted(r for r, n in counts.items() if r != "total" for _ in range(n)), \
+        (counts, remote, local_)
+    assert SWEEP_RULES <= set(remote), f"sweep rules not submitted to SLURM: {SWEEP_RULES - set(remote)}"
+    assert LOCAL_RULES <= set(local_) and not LOCAL_RULES & set(remote), (remote, local_)
+    submitted = dict(re.findall(r"Job (\d+) has been submitted with SLURM jobid (\d+)", out))
+    assert len(submitted) == len(remote), (f"{len(submitted)} SLURM submissions for {len(remote)} "
+                                           f"cluster jobs:\n{out[-4000:]}")
+    assert len(set(submitted.values())) == len(remote), "two jobs share a SLURM job id"
+
+    logs = workdir / ".snakemake" / "slurm_logs"
+    log_files = sorted(logs.rglob("*.log"))
+    assert {p.parts[len(logs.parts)] for p in log_files} == {f"rule_{r}" for r in remote}, log_files
+    assert {p.stem for p in log_files} == set(submitted.values()), (log_files, submitted)
+    for path in log_files:               # each job ran snakemake's jobstep executor, successfully
+        text = path.read_text(errors="replace")
+        assert "Finished jobid: 0" in text and "1 of 1 steps (100%) done" in text, f"{path}:\n{text[-2000:]}"
+
+    assert figure_hashes(workdir) == local["hashes"]
+    assert "MANIFEST.sha256" in local["hashes"]
