@@ -69,6 +69,8 @@ def ref_target(p: Problem, z):
     name, L = p.target, p.L
     if name == "linear":
         return z.sum(1) / math.sqrt(L)
+    if name == "he4_sum_plus_diff":
+        return -(h_orthonormal(4, z[:, 0]) + h_orthonormal(4, z[:, 1])) + (z[:, 0] - z[:, 1]) / math.sqrt(2)
     if name.startswith("he") and "_sum" in name:
         k = int(name[2])
         s = h_orthonormal(k, z).sum(1)

@@ -33,6 +33,7 @@ T_DIFF = 3         # z_1 − z_2
 T_HE2_DIFF = 4     # (z_1² − z_2²)/√2
 T_STAIRCASE = 5    # (z_1 + z_1 z_2 + z_1 z_2 z_3)/√3
 T_MIXTURE = 6      # (1−ω) softmax_row(z zᵀ) + ω A(a); tparams = (ω, a)
+T_HE4_PLUS_DIFF = 7  # c4 (h_4(z_1) + h_4(z_2)) + c1 (z_1 − z_2); tparams = (c4, c1), h_4 = He_4/√24
 
 # --- student link codes -----------------------------------------------------
 S_ATTENTION = 0    # R[softmax_row(q qᵀ)]; sparams = (reduction, left(L), right(L))
@@ -174,6 +175,9 @@ def target_scalar(tcode, tparams, z):
         return z[0] - z[1]
     if tcode == T_HE2_DIFF:
         return (z[0] * z[0] - z[1] * z[1]) / SQRT2
+    if tcode == T_HE4_PLUS_DIFF:
+        c4 = tparams[0] / math.sqrt(24.0)
+        return c4 * (hermite_he(4, z[0]) + hermite_he(4, z[1])) + tparams[1] * (z[0] - z[1])
     return (z[0] + z[0] * z[1] + z[0] * z[1] * z[2]) / SQRT3      # T_STAIRCASE
 
 
@@ -204,6 +208,10 @@ def target_scalar_vjp(tcode, tparams, z, c, grad):
     elif tcode == T_HE2_DIFF:
         grad[0] = c * SQRT2 * z[0]
         grad[1] = -c * SQRT2 * z[1]
+    elif tcode == T_HE4_PLUS_DIFF:
+        c4 = 4.0 * tparams[0] / math.sqrt(24.0)                       # He_4' = 4 He_3
+        grad[0] = c * (c4 * hermite_he(3, z[0]) + tparams[1])
+        grad[1] = c * (c4 * hermite_he(3, z[1]) - tparams[1])
     else:                                                           # T_STAIRCASE
         grad[0] = c * (1.0 + z[1] + z[1] * z[2]) / SQRT3
         grad[1] = c * (z[0] + z[0] * z[2]) / SQRT3

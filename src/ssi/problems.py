@@ -35,6 +35,11 @@ TARGETS: dict[str, tuple[int, tuple[float, ...], int, str]] = {
                     "z_1 − z_2: token-antisymmetric; invisible to tied students without PE."),
     "he2_diff": (links.T_HE2_DIFF, (), 2,
                  "(z_1² − z_2²)/√2 = h_2(z_1) − h_2(z_2): antisymmetric, invisible to tied students without PE."),
+    "he4_sum_plus_diff": (links.T_HE4_PLUS_DIFF, (-1.0, 1 / math.sqrt(2)), 2,
+                          "−(h_4(z_1) + h_4(z_2)) + (z_1 − z_2)/√2 (tokens 1 and 2; variance 3): the sign of the He₄ part "
+                          "makes the m⁴ term of an attention student descend, so without PE the SIE is 4 "
+                          "(the antisymmetric part is invisible); opposite PE sees the antisymmetric part "
+                          "through an m·e term: SIE 2 (claim C3)."),
     "staircase": (links.T_STAIRCASE, (), 3, "(z_1 + z_1 z_2 + z_1 z_2 z_3)/√3: a staircase of degrees 1, 2, 3."),
     "mixture": (links.T_MIXTURE, (), 2,
                 "(1−ω) softmax_row(z zᵀ) + ω A(a), A(a) = softmax_row([[a², −a²], [−a², a²]]): "

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from ssi.experiments.common import problem_from_spec
+from ssi.experiments.positional import LANDSCAPE_PE, landscape_problem
 
 R = config["results_dir"]
 F = config["figures_dir"]
@@ -31,6 +32,21 @@ def check_config(cfg):
             if d < problem.min_dimension():
                 raise ValueError(f"config {where}.dims: d={d} is too small; this problem needs "
                                  f"d ≥ {problem.min_dimension()}")
+    section = cfg["positional"]
+    for target in section["landscape"]["targets"]:
+        for pe in LANDSCAPE_PE:
+            landscape_problem(cfg, target, pe)
+    for case, spec in section["cases"].items():
+        where = f"positional.cases.{case}"
+        problem = problem_from_spec(spec["problem"], f"{where}.problem")
+        for key in ("dims", "ode_dims"):
+            for d in spec[key]:
+                if d < problem.min_dimension():
+                    raise ValueError(f"config {where}.{key}: d={d} is too small; this problem needs "
+                                     f"d ≥ {problem.min_dimension()}")
+        if section["trajectory_d"] not in spec["dims"]:
+            raise ValueError(f"config positional.trajectory_d: d={section['trajectory_d']} is not in "
+                             f"{where}.dims; the trajectories are drawn from the SGD runs at that d")
 
 
 check_config(config)

@@ -1,0 +1,450 @@
+"""Claim C3: positional encoding (PE) can strictly lower the SIE and shorten the escape.
+
+Two parts, L = 2, attention student with the trace reduction, opposite PE (p₂ = −p₁):
+
+* **Landscape.** The population loss R(e, m) on the disk e² + m² ≤ 1 for each configured
+  target, without and with PE, with the Hessian of R at (0, 0) (central finite differences
+  of :func:`ssi.population_loss`) and its eigen-directions. Without PE the student never
+  sees e (no vector is added to the tokens), so R depends on m only: the disk is drawn with
+  R(e, m) = R(0, m) (vertical stripes) and the Hessian has the eigenvalue 0 along e. The
+  panel titles give the SIE computed by :func:`ssi.hermite.sie_report` under both of the
+  package's definitions: "overlap" (lowest degree of a Taylor monomial of R that involves m,
+  the default) and "joint" (any monomial, pure-e ones included).
+* **Escape.** For the target ``he4_sum_plus_diff`` = −(h₄(z₁) + h₄(z₂)) + (z₁ − z₂)/√2, the
+  attention student without PE sees only the even, token-symmetric He₄ part: SIE 4, with a
+  descending −0.069 m⁴ term. With opposite PE the antisymmetric part enters through an m·e
+  term (Taylor coefficient −0.354): SIE 2. One-pass SGD (reduced engine, ``replicates`` per
+  d, m₀ = d^(−1/2), e₀ = 0, each replicate stopped at the first step with |m| ≥
+  ``escape_level``) and the ODE (:func:`ssi.escape_time`) give the escape time against d;
+  ``summarise`` fits log-log exponents with bootstrap intervals over replicates.
+
+The escape is timed as |m|: R is invariant under (m, e) → (−m, −e) with PE and under
+m → −m without, so a replicate can escape to either sign.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..hermite import sie_report
+from ..io import load_result, save_result
+from ..ode import escape_time, integrate_ode
+from ..population import population_loss
+from ..problems import Problem
+from ..sgd import simulate
+from .common import ProgressLog, describe_schedule, learning_rate, problem_from_spec, seed_key
+
+EXPERIMENT = "positional"
+#: PE settings of the landscape panels (columns)
+LANDSCAPE_PE = ("none", "opposite")
+#: |eigenvalue| below which the Hessian counts as flat in that direction (the central-difference
+#: truncation error of a quartic term at the default step 1e-3 is ~1e-7)
+FLAT = 1e-5
+#: bootstrap resamples of the fitted exponents (fixed seed: the numbers are reproducible)
+BOOTSTRAP = 2000
+
+
+# --- points and result files ----------------------------------------------------------------
+def points(config):
+    """(case, d) pairs of the configured SGD runs."""
+    return [(case, d) for case, spec in config[EXPERIMENT]["cases"].items() for d in spec["dims"]]
+
+
+def stems(config, kind):
+    """Result stems (path without suffix): kind "sgd" keyed by (case, d), "ode" by case,
+    "landscape" by target."""
+    root = f"{config['results_dir']}/{EXPERIMENT}"
+    section = config[EXPERIMENT]
+    if kind == "sgd":
+        return {(c, d): f"{root}/sgd_{c}_d{d}" for c, d in points(config)}
+    if kind == "ode":
+        return {c: f"{root}/ode_{c}" for c in section["cases"]}
+    if kind == "landscape":
+        return {t: f"{root}/landscape_{t}" for t in section["landscape"]["targets"]}
+    raise ValueError(f"kind={kind!r} is unknown; allowed: sgd, ode, landscape")
+
+
+def landscape_problem(config, target: str, pe: str) -> Problem:
+    """The landscape panel's problem: the configured base problem with ``target`` and ``pe``."""
+    base = dict(config[EXPERIMENT]["landscape"]["problem"], target=target, pe=pe)
+    return problem_from_spec(base, f"{EXPERIMENT}.landscape (target {target}, pe {pe})")
+
+
+def _case(config, case):
+    spec = config[EXPERIMENT]["cases"][case]
+    problem = problem_from_spec(spec["problem"], f"{EXPERIMENT}.cases.{case}.problem")
+    return spec, problem
+
+
+def t_max(spec, d: int) -> float:
+    """Largest time of a run at dimension d: t_max·(d/d_ref)^t_max_exponent (d_ref of the schedule)."""
+    d_ref = float(spec["schedule"].get("d_ref", 1000))
+    return float(spec["t_max"]) * (d / d_ref) ** float(spec.get("t_max_exponent", 0.0))
+
+
+# --- landscape ----------------------------------------------------------------------------------
+def hessian(problem, step: float, **kwargs) -> np.ndarray:
+    """Hessian of R at (e, m) = (0, 0) in the coordinates (e, m), by central differences.
+
+    Without PE R does not depend on e: the e row and column are 0.
+    """
+    h = float(step)
+    H = np.zeros((2, 2))
+    if problem.pe == "none":
+        r0, rp, rm = population_loss(problem, m=np.array([0.0, h, -h]), **kwargs)
+        H[1, 1] = (rp - 2 * r0 + rm) / h ** 2
+        return H
+    e = np.array([0.0, h, -h, 0.0, 0.0, h, h, -h, -h])
+    m = np.array([0.0, 0.0, 0.0, h, -h, h, -h, h, -h])
+    r = population_loss(problem, m=m, e=e, **kwargs)
+    H[0, 0] = (r[1] - 2 * r[0] + r[2]) / h ** 2
+    H[1, 1] = (r[3] - 2 * r[0] + r[4]) / h ** 2
+    H[0, 1] = H[1, 0] = (r[5] - r[6] - r[7] + r[8]) / (4 * h ** 2)
+    return H
+
+
+def _sie_fields(report) -> dict:
+    return {"sie_overlap": report.order, "sie_joint": report.joint_order,
+            "descends": report.descends,
+            "leading": {str(k): float(v) for k, v in report.leading.items()}, "reason": report.reason}
+
+
+def landscape_point(config, target: str, out_stem, log=None) -> None:
+    """R on the (e, m) grid, the Hessian at (0, 0) and the SIEs, without and with PE, for one target."""
+    section = config[EXPERIMENT]["landscape"]
+    n = int(section["grid"])
+    axis = np.linspace(-1.0, 1.0, n)
+    E, M = np.meshgrid(axis, axis)                       # rows: m, columns: e
+    inside = E ** 2 + M ** 2 <= 1.0 + 1e-12
+    progress = ProgressLog(log, f"{EXPERIMENT} landscape {target} ({n}×{n} grid)")
+    arrays, meta = {"axis": axis}, {"experiment": EXPERIMENT, "target": target, "config": section}
+    quad = {"n_points": int(section["quadrature_points"])}
+    for pe in LANDSCAPE_PE:
+        problem = landscape_problem(config, target, pe)
+        R = np.full(E.shape, np.nan)
+        if pe == "none":                                 # R(e, m) = R(0, m): one profile
+            profile = population_loss(problem, m=axis, **quad)
+            R[inside] = np.broadcast_to(profile[:, None], E.shape)[inside]
+        else:
+            R[inside] = population_loss(problem, m=M[inside], e=E[inside], **quad)
+        H = hessian(problem, section["hessian_step"])
+        values, vectors = np.linalg.eigh(H)
+        report = sie_report(problem)
+        arrays[f"R_{pe}"] = R
+        arrays[f"R0_{pe}"] = np.array(population_loss(problem, m=0.0))
+        arrays[f"hessian_{pe}"] = H
+        arrays[f"eigenvalues_{pe}"] = values
+        arrays[f"eigenvectors_{pe}"] = vectors           # columns, in (e, m)
+        meta[pe] = _sie_fields(report)
+        progress.note(f"pe={pe}: SIE {report.order} (joint {report.joint_order}), Hessian {H.tolist()}")
+    save_result(out_stem, arrays, meta)
+
+
+# --- escape ---------------------------------------------------------------------------------------
+def sgd_point(config, case: str, d: int, out_stem, log=None) -> None:
+    """SGD replicates of one (case, d), each stopped at |m| ≥ escape_level; saves steps, m, e, crossing."""
+    spec, problem = _case(config, case)
+    section = config[EXPERIMENT]
+    lr = learning_rate(spec["schedule"], d)
+    steps = int(round(t_max(spec, d) * d))
+    key = seed_key(config["seed"], EXPERIMENT, case, d)
+    replicates = section["replicates"]
+    level = section["escape_level"]
+    progress = ProgressLog(log, f"{EXPERIMENT} {case} d={d} ({replicates} replicates, steps per replicate)")
+    run = simulate(problem, d, lr, steps, replicates, seed=key, engine=config["engine"], m0=d ** -0.5,
+                   e0=0.0, threshold=level, stop_at_threshold=True,
+                   points_per_decade=section["points_per_decade"], progress=progress)
+    save_result(out_stem, {"steps": run.steps, "m": run.m, "e": run.e, "crossing": run.crossing},
+                {"experiment": EXPERIMENT, "case": case, "d": d, "lr": lr, "steps": steps,
+                 "replicates": replicates, "engine": config["engine"], "seed_key": list(key),
+                 "m0": d ** -0.5, "e0": 0.0, "escape_level": level, "config": spec})
+
+
+def ode_point(config, case: str, out_stem, log=None) -> None:
+    """ODE escape steps at every ``ode_dims`` of a case, and the trajectory at ``trajectory_d``."""
+    spec, problem = _case(config, case)
+    section = config[EXPERIMENT]
+    level = section["escape_level"]
+    progress = ProgressLog(log, f"{EXPERIMENT} ODE {case}")
+    dims = np.array(spec["ode_dims"], dtype=int)
+    steps = np.array([escape_time(problem, int(d), learning_rate(spec["schedule"], int(d)), level,
+                                  t_max=100 * t_max(spec, int(d))) for d in dims])
+    progress.note(f"escape steps {dict(zip(dims.tolist(), steps.tolist()))}")
+    d = int(section["trajectory_d"])
+    horizon = t_max(spec, d)
+    t_eval = np.unique(np.clip(np.concatenate([[0.0], np.logspace(math.log10(1.0 / d), math.log10(horizon), 400)]),
+                               0.0, horizon))
+    sol = integrate_ode(problem, learning_rate(spec["schedule"], d), d ** -0.5, 0.0, horizon, t_eval=t_eval)
+    progress.note(f"trajectory d={d}: solve_ivp status {sol.status}: {sol.message}")
+    save_result(out_stem, {"dims": dims, "escape_steps": steps, "t": sol.t, "m": sol.m, "e": sol.e},
+                {"experiment": EXPERIMENT, "case": case, "trajectory_d": d, "escape_level": level,
+                 "lr_trajectory": learning_rate(spec["schedule"], d), "status": int(sol.status), "config": spec})
+
+
+def crossing_time(t, m, level):
+    """First time the curve m(t) reaches ``level`` (log-linear interpolation between records), or nan."""
+    above = np.nonzero(m >= level)[0]
+    if above.size == 0:
+        return math.nan
+    i = above[0]
+    if i == 0:
+        return float(t[0])
+    t0, t1, m0, m1 = t[i - 1], t[i], m[i - 1], m[i]
+    frac = (level - m0) / (m1 - m0)
+    if t0 > 0:
+        return float(math.exp(math.log(t0) + frac * (math.log(t1) - math.log(t0))))
+    return float(t0 + frac * (t1 - t0))
+
+
+def fit_exponent(dims, samples, seed=0):
+    """Least-squares slope of log(median escape steps) against log d, with a bootstrap interval.
+
+    ``samples``: one array per d of replicate escape steps (inf: not escaped, kept as censored,
+    so a median over more than half escaped stays finite). Returns (slope, low, high) with the
+    2.5 % and 97.5 % bootstrap quantiles (replicates resampled within each d), or nans when
+    fewer than two d have a finite median.
+    """
+    dims = np.asarray(dims, float)
+
+    def slope(medians):
+        ok = np.isfinite(medians)
+        if ok.sum() < 2:
+            return math.nan
+        return float(np.polyfit(np.log(dims[ok]), np.log(medians[ok]), 1)[0])
+
+    point = slope(np.array([np.median(s) for s in samples]))
+    rng = np.random.default_rng(seed)
+    boot = np.array([slope(np.array([np.median(rng.choice(s, s.size)) for s in samples]))
+                     for _ in range(BOOTSTRAP)])
+    boot = boot[np.isfinite(boot)]
+    if not math.isfinite(point) or boot.size == 0:
+        return math.nan, math.nan, math.nan
+    return point, float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))
+
+
+def _ode_slope(dims, steps, lo, hi):
+    keep = (dims >= lo) & (dims <= hi) & np.isfinite(steps)
+    if keep.sum() < 2:
+        return math.nan
+    return float(np.polyfit(np.log(dims[keep]), np.log(steps[keep]), 1)[0])
+
+
+def summarise(config) -> dict:
+    """Key numbers: ``rows`` (escape steps per (case, d): SGD replicates and ODE), ``fits`` (fitted
+    exponents per case), ``landscape`` (SIEs and Hessian per panel)."""
+    section = config[EXPERIMENT]
+    level = section["escape_level"]
+    sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
+    all_rows, fits = [], []
+    for case, spec in section["cases"].items():
+        _, problem = _case(config, case)
+        ode, _ = load_result(ode_files[case])
+        ode_dims, ode_steps = ode["dims"].astype(float), ode["escape_steps"].astype(float)
+        rows, samples, dims = [], [], []
+        for d in spec["dims"]:
+            sgd, meta = load_result(sgd_files[(case, d)])
+            crossing = sgd["crossing"].astype(float)
+            each = np.where(crossing >= 0, crossing, np.inf)
+            mean_curve = crossing_time(sgd["steps"].astype(float), np.abs(sgd["m"]).mean(axis=0), level)
+            median = float(np.median(each))
+            rows.append({"case": case, "d": d, "lr": meta["lr"], "replicates": int(each.size),
+                         "escaped_replicates": int(np.isfinite(each).sum()),
+                         "steps_median": median, "steps_q25": float(np.quantile(each, 0.25)),
+                         "steps_q75": float(np.quantile(each, 0.75)),
+                         "steps_mean_curve": mean_curve,
+                         "steps_ode": float(np.interp(math.log(d), np.log(ode_dims), np.log(ode_steps),
+                                                       left=np.nan, right=np.nan))})
+            rows[-1]["steps_ode"] = float(math.exp(rows[-1]["steps_ode"])) if math.isfinite(rows[-1]["steps_ode"]) \
+                else math.nan
+            samples.append(each)
+            dims.append(d)
+        slope, low, high = fit_exponent(dims, samples, seed=config["seed"])
+        all_rows += rows
+        fits.append({
+            "case": case, "target": problem.target, "pe": problem.pe,
+            "schedule": describe_schedule(spec["schedule"]), "dims": dims,
+            "exponent_sgd": slope, "exponent_sgd_low": low, "exponent_sgd_high": high,
+            "exponent_ode_same_range": _ode_slope(ode_dims, ode_steps, min(dims), max(dims)),
+            "exponent_ode_all": _ode_slope(ode_dims, ode_steps, ode_dims.min(), ode_dims.max()),
+            "ode_dims": ode_dims.astype(int).tolist(), "ode_steps": ode_steps.tolist(),
+        })
+    landscape = []
+    for target, stem in stems(config, "landscape").items():
+        data, meta = load_result(stem)
+        for pe in LANDSCAPE_PE:
+            landscape.append({"target": target, "pe": pe, "sie_overlap": meta[pe]["sie_overlap"],
+                              "sie_joint": meta[pe]["sie_joint"], "descends": meta[pe]["descends"],
+                              "hessian": data[f"hessian_{pe}"].tolist(),
+                              "eigenvalues": data[f"eigenvalues_{pe}"].tolist()})
+    return {"escape_level": level, "rows": all_rows, "fits": fits, "landscape": landscape}
+
+
+def rows_of(numbers, case) -> list[dict]:
+    """The per-d rows of one case in a ``summarise`` record."""
+    return [row for row in numbers["rows"] if row["case"] == case]
+
+
+# --- figures ------------------------------------------------------------------------------------
+def _sie_text(meta_pe) -> str:
+    k, j = meta_pe["sie_overlap"], meta_pe["sie_joint"]
+    k = "∞" if k is None or (isinstance(k, float) and math.isinf(k)) else k
+    j = "∞" if j is None or (isinstance(j, float) and math.isinf(j)) else j
+    if k == j:
+        return f"SIE {k}"
+    return f"SIE {k} (overlap), {j} (joint)"
+
+
+def plot_landscape(config, out_paths) -> None:
+    """Rows: targets; columns: without PE, with opposite PE. R − R(0,0) on the disk, Hessian arrows."""
+    from ..plotting import new_figure, save_figure
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import TwoSlopeNorm
+
+    files = stems(config, "landscape")
+    targets = list(files)
+    fig, axes = new_figure(ncols=len(LANDSCAPE_PE), nrows=len(targets), height=3.0 * len(targets),
+                           width=7.0, squeeze=False)
+    for row, target in enumerate(targets):
+        data, meta = load_result(files[target])
+        axis = data["axis"]
+        for col, pe in enumerate(LANDSCAPE_PE):
+            ax = axes[row, col]
+            R = data[f"R_{pe}"] - float(data[f"R0_{pe}"])
+            span = max(float(np.nanmax(np.abs(R))), 1e-12)
+            image = ax.pcolormesh(axis, axis, R, shading="auto", cmap="RdBu_r",
+                                  norm=TwoSlopeNorm(0.0, -span, span), rasterized=True)
+            levels = np.linspace(-span, span, 13)
+            if np.nanmax(R) - np.nanmin(R) > 1e-9:
+                ax.contour(axis, axis, R, levels=levels, colors="k", linewidths=0.4)
+            values, vectors = data[f"eigenvalues_{pe}"], data[f"eigenvectors_{pe}"]
+            for value, vector in zip(values, vectors.T):
+                colour = "#b2182b" if value < -FLAT else ("#2166ac" if value > FLAT else "0.3")
+                text = f"λ={value:+.3f}" if abs(value) > FLAT else "λ≈0"
+                for sign in (1, -1):
+                    ax.annotate("", xy=(0.55 * sign * vector[0], 0.55 * sign * vector[1]), xytext=(0, 0),
+                                arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.6})
+                ax.text(0.78 * vector[0], 0.78 * vector[1], text, color=colour, fontsize=7,
+                        ha="center", va="center", bbox={"fc": "white", "ec": "none", "alpha": 0.7, "pad": 0.5})
+            ax.add_patch(plt.Circle((0, 0), 1.0, fill=False, lw=0.8, color="k"))
+            ax.set_aspect("equal")
+            ax.set_xlim(-1.05, 1.05)
+            ax.set_ylim(-1.05, 1.05)
+            label = "no PE (R independent of e)" if pe == "none" else "opposite PE p₂ = −p₁"
+            ax.set_title(f"{target}, {label}\n{_sie_text(meta[pe])}", fontsize=8)
+            ax.set_xlabel("e")
+            ax.set_ylabel("m")
+            fig.colorbar(image, ax=ax, shrink=0.8, label="R − R(0,0)")
+    for path in out_paths:
+        save_figure(fig, path)
+    plt.close(fig)
+
+
+def plot_escape(config, out_paths) -> None:
+    """Escape steps vs d (SGD medians with quartiles, ODE curves, fits) and m(t), e(t) at trajectory_d."""
+    from ..plotting import PALETTE, new_figure, save_figure
+    import matplotlib.pyplot as plt
+
+    section = config[EXPERIMENT]
+    numbers = summarise(config)
+    sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
+    d_traj = int(section["trajectory_d"])
+    fig, axes = new_figure(ncols=3, nrows=1, width=12.0, height=4.0, squeeze=False)
+    ax_t, ax_m, ax_e = axes[0]
+    for i, entry in enumerate(numbers["fits"]):
+        case = entry["case"]
+        spec, problem = _case(config, case)
+        colour = PALETTE[i % len(PALETTE)]
+        report = sie_report(problem)
+        label = (f"{'no PE' if problem.pe == 'none' else 'opposite PE'}, SIE {report.order}, "
+                 f"{entry['schedule']}")
+        rows = rows_of(numbers, case)
+        d = np.array([r["d"] for r in rows], float)
+        med = np.array([r["steps_median"] for r in rows])
+        q25 = np.array([r["steps_q25"] for r in rows])
+        q75 = np.array([r["steps_q75"] for r in rows])
+        ok = np.isfinite(med)
+        ax_t.errorbar(d[ok], med[ok], yerr=[med[ok] - q25[ok], np.where(np.isfinite(q75[ok]), q75[ok], med[ok]) - med[ok]],
+                      fmt="o", color=colour, ms=4, capsize=2,
+                      label=f"{label}\nSGD slope {entry['exponent_sgd']:.2f} "
+                            f"[{entry['exponent_sgd_low']:.2f}, {entry['exponent_sgd_high']:.2f}]")
+        ax_t.plot(entry["ode_dims"], entry["ode_steps"], color=colour, lw=2.0, alpha=0.55, ls="--")
+        if (case, d_traj) in sgd_files:
+            sgd, _ = load_result(sgd_files[(case, d_traj)])
+            t = sgd["steps"] / d_traj
+            keep = t > 0
+            for m, e in zip(sgd["m"], sgd["e"]):
+                ax_m.plot(t[keep], np.abs(m[keep]), color=colour, lw=0.3, alpha=0.4)
+                sign = np.sign(m[keep][-1]) or 1.0
+                ax_e.plot(t[keep], sign * e[keep], color=colour, lw=0.3, alpha=0.4)
+        ode, _ = load_result(ode_files[case])
+        keep = ode["t"] > 0
+        ax_m.plot(ode["t"][keep], np.abs(ode["m"][keep]), color=colour, lw=2.2, alpha=0.7, ls="--", label=label)
+        ax_e.plot(ode["t"][keep], np.sign(ode["m"][keep][-1] or 1.0) * ode["e"][keep], color=colour, lw=2.2,
+                  alpha=0.7, ls="--")
+    ax_t.set_xscale("log")
+    ax_t.set_yscale("log")
+    ax_t.set_xlabel("d")
+    ax_t.set_ylabel(f"steps to |m| = {numbers['escape_level']}")
+    ax_t.legend(loc="upper left", frameon=False, fontsize=6)
+    ax_t.set_title("escape steps vs d: SGD median (quartile bars), ODE dashed", fontsize=8)
+    for ax in (ax_m, ax_e):
+        ax.set_xscale("log")
+        ax.set_xlabel("t = steps/d")
+    ax_m.axhline(numbers["escape_level"], color="0.5", lw=0.6, ls=":")
+    ax_m.set_ylabel("|m|")
+    ax_e.set_ylabel("sign(m_final)·e")
+    ax_m.set_title(f"d = {d_traj}: SGD (thin, each to its escape), ODE dashed", fontsize=8)
+    ax_e.set_title(f"d = {d_traj}: PE overlap e (0 without PE)", fontsize=8)
+    ax_m.legend(loc="upper left", frameon=False, fontsize=6)
+    for path in out_paths:
+        save_figure(fig, path)
+    plt.close(fig)
+
+
+def plot(config, out_paths) -> None:
+    """Both figures: paths whose name contains "landscape" get the landscape, the others the escape."""
+    landscape = [p for p in out_paths if "landscape" in str(p).rsplit("/", 1)[-1]]
+    escape = [p for p in out_paths if p not in landscape]
+    if landscape:
+        plot_landscape(config, landscape)
+    if escape:
+        plot_escape(config, escape)
+
+
+def _exp(x):
+    return "n/a" if x is None else f"{x:.2f}"
+
+
+def claim_rows(config, numbers) -> list[dict]:
+    """Claims-table row for C3."""
+    parts = []
+    for entry in numbers["landscape"]:
+        parts.append(f"{entry['target']} {'no PE' if entry['pe'] == 'none' else 'PE'}: SIE "
+                     f"{entry['sie_overlap'] if entry['sie_overlap'] is not None else '∞'}"
+                     + (f" (joint {entry['sie_joint']})" if entry["sie_joint"] != entry["sie_overlap"] else ""))
+    fits = []
+    for entry in numbers["fits"]:
+        fits.append(f"{entry['case']} ({entry['schedule']}): steps ∝ d^{_exp(entry['exponent_sgd'])} "
+                    f"[{_exp(entry['exponent_sgd_low'])}, {_exp(entry['exponent_sgd_high'])}] SGD over "
+                    f"d = {entry['dims'][0]}–{entry['dims'][-1]}, ODE "
+                    f"d^{_exp(entry['exponent_ode_same_range'])} on the same range")
+    by_case = {e["case"]: {r["d"]: r for r in rows_of(numbers, e["case"])} for e in numbers["fits"]}
+    names = list(by_case)
+    ratio = []
+    for other in names[1:]:
+        shared = sorted(set(by_case[names[0]]) & set(by_case[other]))
+        pairs = [(d, by_case[names[0]][d]["steps_median"], by_case[other][d]["steps_median"]) for d in shared]
+        pairs = [f"{a / b:.3g}× at d={d}" for d, a, b in pairs if a is not None and b is not None]
+        if pairs:
+            ratio.append(f"{names[0]} / {other}: " + ", ".join(pairs))
+    return [{
+        "claim": "C3 positional encoding",
+        "paper": "PE can strictly lower the SIE (e.g. 4 → 2) and shorten the escape",
+        "measured": ("SIE by the code (L=2 attention, trace): " + "; ".join(parts)
+                     + ". Escape of he4_sum_plus_diff (median of replicates, |m| = "
+                     + f"{numbers['escape_level']}): " + "; ".join(fits)
+                     + (". Ratio of median escape steps: " + "; ".join(ratio) if ratio else "")
+                     + "; see figures/positional_landscape.png, figures/positional_escape.png"),
+        "command": "snakemake --cores all positional_plot",
+    }]

@@ -1,0 +1,113 @@
+# Claim C3: positional encoding lowers the SIE (4 → 2) and shortens the escape.
+from ssi.experiments import positional
+
+#: result files: SGD replicates per (case, d), the ODE per case, the landscape per target
+PE_RESULTS = [f"{s}.npz" for kind in ("sgd", "ode", "landscape") for s in positional.stems(config, kind).values()]
+#: the code that turns results into numbers and figures: editing it remakes them
+PE_CODE = [positional.__file__, str(Path(positional.__file__).parents[1] / "plotting.py")]
+#: the two figures (landscape, escape), pdf and png
+PE_FIGURES = [f"{F}/positional_{name}.{ext}" for name in ("landscape", "escape") for ext in ("pdf", "png")]
+
+
+# the numbers and the figures take seconds: on a cluster they run on the submitting node
+localrules:
+    positional_numbers,
+    positional_plot,
+
+
+rule positional_landscape:
+    params:
+        section=config["positional"]["landscape"],
+    output:
+        multiext(f"{R}/positional/landscape_{{target}}", ".npz", ".json"),
+    log:
+        f"{R}/logs/positional_landscape_{{target}}.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/positional_landscape.py"
+
+
+rule positional_sgd:
+    params:
+        point=point_params("positional", ["replicates", "points_per_decade", "escape_level"]),
+    output:
+        multiext(f"{R}/positional/sgd_{{case}}_d{{d}}", ".npz", ".json"),
+    log:
+        f"{R}/logs/positional_sgd_{{case}}_d{{d}}.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/positional_sgd.py"
+
+
+rule positional_ode:
+    params:
+        case=lambda wildcards: {k: v for k, v in config["positional"]["cases"][wildcards.case].items() if k != "dims"},
+        escape_level=config["positional"]["escape_level"],
+        trajectory_d=config["positional"]["trajectory_d"],
+    output:
+        multiext(f"{R}/positional/ode_{{case}}", ".npz", ".json"),
+    log:
+        f"{R}/logs/positional_ode_{{case}}.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/positional_ode.py"
+
+
+rule positional_numbers:
+    input:
+        PE_RESULTS,
+        PE_CODE,
+    params:
+        section=config["positional"],
+    output:
+        f"{F}/numbers/positional.json",
+    log:
+        f"{R}/logs/positional_numbers.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/positional_numbers.py"
+
+
+rule positional_plot:
+    input:
+        PE_RESULTS,
+        PE_CODE,
+    params:
+        section=config["positional"],
+    output:
+        landscape_pdf=report(f"{F}/positional_landscape.pdf", caption="../report/positional_landscape.rst",
+                             category="C3 positional encoding"),
+        landscape_png=f"{F}/positional_landscape.png",
+        escape_pdf=report(f"{F}/positional_escape.pdf", caption="../report/positional_escape.rst",
+                          category="C3 positional encoding"),
+        escape_png=f"{F}/positional_escape.png",
+    log:
+        f"{R}/logs/positional_plot.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/positional_plot.py"
+
+
+FIGURES += PE_FIGURES
+RESULTS += PE_RESULTS
+NUMBERS += [f"{F}/numbers/positional.json"]
+RENDERERS["positional"] = lambda out_dir: positional.plot(
+    config, [f"{out_dir}/{Path(p).name}" for p in PE_FIGURES]
+)

@@ -1,0 +1,10 @@
+# %% [markdown]
+# # Positional encoding (C3): SGD replicates for one (case, d), each stopped at its escape
+# Run by Snakemake (`script:`); all the work is in `ssi.experiments.positional`.
+
+# %%
+from ssi.experiments import positional
+
+stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
+positional.sgd_point(snakemake.config, snakemake.wildcards.case, int(snakemake.wildcards.d),  # noqa: F821
+                     stem, snakemake.log[0])  # noqa: F821
