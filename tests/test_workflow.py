@@ -270,11 +270,11 @@ def test_audit_fails_after_tampering(quick_cores2, tmp_path, tamper):
         lines[i] = f"{'0' * len(digest)}  {named}"
         manifest.write_text("\n".join(lines) + "\n")
     elif tamper == "png_overwritten":
-        png = next(figures.glob("*.png"))
+        png = figures / "two_phases.png"
         named = png.name
         png.write_bytes(png.read_bytes()[:-16] + b"\0" * 16)
     elif tamper == "numbers_value":
-        numbers = next(figures.glob("numbers/*.json"))
+        numbers = figures / "numbers" / "two_phases.json"
         named = numbers.name
         record = json.loads(numbers.read_text())
         row = record["rows"][0]
