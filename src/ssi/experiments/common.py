@@ -6,6 +6,8 @@ import time
 import zlib
 from pathlib import Path
 
+import numpy as np
+
 from ..problems import Problem
 
 #: keys of a problem specification in the config (everything else is experiment-level)
@@ -96,3 +98,18 @@ class ProgressLog:
         if self.path:
             with self.path.open("a") as handle:
                 handle.write(f"{self.label}: {text}\n")
+
+
+def crossing_time(t, m, level):
+    """First time the curve m(t) reaches ``level`` (log-linear interpolation between records), or nan."""
+    above = np.nonzero(m >= level)[0]
+    if above.size == 0:
+        return math.nan
+    i = above[0]
+    if i == 0:
+        return float(t[0])
+    t0, t1, m0, m1 = t[i - 1], t[i], m[i - 1], m[i]
+    frac = (level - m0) / (m1 - m0)
+    if t0 > 0:
+        return float(math.exp(math.log(t0) + frac * (math.log(t1) - math.log(t0))))
+    return float(t0 + frac * (t1 - t0))

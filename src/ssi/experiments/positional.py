@@ -33,7 +33,8 @@ from ..ode import escape_time, integrate_ode
 from ..population import population_loss
 from ..problems import Problem
 from ..sgd import simulate
-from .common import ProgressLog, describe_schedule, learning_rate, problem_from_spec, seed_key
+from .common import (ProgressLog, crossing_time, describe_schedule, learning_rate, problem_from_spec,
+                     seed_key)
 
 EXPERIMENT = "positional"
 #: PE settings of the landscape panels (columns)
@@ -180,21 +181,6 @@ def ode_point(config, case: str, out_stem, log=None) -> None:
     save_result(out_stem, {"dims": dims, "escape_steps": steps, "t": sol.t, "m": sol.m, "e": sol.e},
                 {"experiment": EXPERIMENT, "case": case, "trajectory_d": d, "escape_level": level,
                  "lr_trajectory": learning_rate(spec["schedule"], d), "status": int(sol.status), "config": spec})
-
-
-def crossing_time(t, m, level):
-    """First time the curve m(t) reaches ``level`` (log-linear interpolation between records), or nan."""
-    above = np.nonzero(m >= level)[0]
-    if above.size == 0:
-        return math.nan
-    i = above[0]
-    if i == 0:
-        return float(t[0])
-    t0, t1, m0, m1 = t[i - 1], t[i], m[i - 1], m[i]
-    frac = (level - m0) / (m1 - m0)
-    if t0 > 0:
-        return float(math.exp(math.log(t0) + frac * (math.log(t1) - math.log(t0))))
-    return float(t0 + frac * (t1 - t0))
 
 
 def fit_exponent(dims, samples, seed=0):

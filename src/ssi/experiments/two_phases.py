@@ -20,7 +20,8 @@ from ..hermite import sie
 from ..io import load_result, save_result
 from ..ode import integrate_ode
 from ..sgd import simulate
-from .common import ProgressLog, describe_schedule, learning_rate, problem_from_spec, seed_key
+from .common import (ProgressLog, crossing_time, describe_schedule, learning_rate, problem_from_spec,
+                     seed_key)
 
 EXPERIMENT = "two_phases"
 
@@ -71,21 +72,6 @@ def ode_point(config, case: str, d: int, out_stem, log=None) -> None:
     save_result(out_stem, {"t": sol.t, "m": sol.m},
                 {"experiment": EXPERIMENT, "case": case, "d": d, "lr": lr, "t_max": t_max,
                  "status": int(sol.status), "config": spec})
-
-
-def crossing_time(t, m, level):
-    """First time the curve m(t) reaches ``level`` (log-linear interpolation between records), or nan."""
-    above = np.nonzero(m >= level)[0]
-    if above.size == 0:
-        return math.nan
-    i = above[0]
-    if i == 0:
-        return float(t[0])
-    t0, t1, m0, m1 = t[i - 1], t[i], m[i - 1], m[i]
-    frac = (level - m0) / (m1 - m0)
-    if t0 > 0:
-        return float(math.exp(math.log(t0) + frac * (math.log(t1) - math.log(t0))))
-    return float(t0 + frac * (t1 - t0))
 
 
 def summarise(config) -> dict:
