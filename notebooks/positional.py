@@ -26,47 +26,14 @@
 # * toy scale: `snakemake --cores all --configfile config/quick.yaml` (under `results/quick/`).
 
 # %%
-import os
 import tempfile
 from pathlib import Path
 
-import yaml
-
 from ssi.experiments import positional
+from ssi.experiments.notebook import results_config
 from ssi.io import sha256_file
 
-CONFIG = os.environ.get("SSI_CONFIG", "config/config.yaml")
-FALLBACK = "config/quick.yaml"
-
-for root in (Path.cwd(), Path.cwd().parent):
-    if (root / "Snakefile").is_file() and (root / "config").is_dir():
-        os.chdir(root)
-        break
-else:
-    raise SystemExit(f"run this from the repository root (no Snakefile in {Path.cwd()} or its parent)")
-
-
-def load_config(path):
-    with open(path) as handle:
-        return yaml.safe_load(handle)
-
-
-def missing_results(config):
-    """Result files of the positional experiment that are not on disk."""
-    stems = [s for kind in ("sgd", "ode", "landscape") for s in positional.stems(config, kind).values()]
-    return [f"{s}{ext}" for s in stems for ext in (".npz", ".json") if not Path(f"{s}{ext}").is_file()]
-
-
-config = load_config(CONFIG)
-if missing_results(config) and "SSI_CONFIG" not in os.environ:
-    print(f"{CONFIG}: results not found under {config['results_dir']}; using {FALLBACK}")
-    CONFIG = FALLBACK
-    config = load_config(CONFIG)
-missing = missing_results(config)
-if missing:
-    raise SystemExit(f"{CONFIG}: {len(missing)} result files missing, e.g. {missing[0]}; "
-                     f"run `snakemake --cores all --configfile {CONFIG}` first")
-print(f"config: {CONFIG}; results: {config['results_dir']}")
+CONFIG, config = results_config(positional, ("sgd", "ode", "landscape"))
 summary = positional.summarise(config)
 
 # %% [markdown]

@@ -28,53 +28,16 @@
 # * toy scale: `snakemake --cores all --configfile config/quick.yaml` (under `results/quick/`).
 
 # %%
-import os
 import tempfile
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from ssi.experiments import two_phases
+from ssi.experiments.notebook import results_config
 from ssi.io import load_result
 
-# The workflow config whose results are shown. The environment variable SSI_CONFIG, when
-# set, wins (and its results must exist); otherwise the paper config is used if its
-# results are there, else the quick config.
-CONFIG = os.environ.get("SSI_CONFIG", "config/config.yaml")
-FALLBACK = "config/quick.yaml"
-
-# The config's result paths are relative to the repository root: work from there (Jupyter
-# starts in notebooks/).
-for root in (Path.cwd(), Path.cwd().parent):
-    if (root / "Snakefile").is_file() and (root / "config").is_dir():
-        os.chdir(root)
-        break
-else:
-    raise SystemExit(f"run this from the repository root (no Snakefile in {Path.cwd()} or its parent)")
-
-
-def load_config(path):
-    with open(path) as handle:
-        return yaml.safe_load(handle)
-
-
-def missing_results(config):
-    """Result files of the two-phases experiment that are not on disk."""
-    stems = [*two_phases.stems(config, "sgd").values(), *two_phases.stems(config, "ode").values()]
-    return [f"{s}{ext}" for s in stems for ext in (".npz", ".json") if not Path(f"{s}{ext}").is_file()]
-
-
-config = load_config(CONFIG)
-if missing_results(config) and "SSI_CONFIG" not in os.environ:
-    print(f"{CONFIG}: results not found under {config['results_dir']}; using {FALLBACK}")
-    CONFIG = FALLBACK
-    config = load_config(CONFIG)
-missing = missing_results(config)
-if missing:
-    raise SystemExit(f"{CONFIG}: {len(missing)} result files missing, e.g. {missing[0]}; "
-                     f"run `snakemake --cores all --configfile {CONFIG}` first")
-print(f"config: {CONFIG}; results: {config['results_dir']}")
+CONFIG, config = results_config(two_phases, ("sgd", "ode"))
 
 # %% [markdown]
 # ## The results: one SGD file (all replicates) and one ODE file per (case, d)
