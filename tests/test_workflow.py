@@ -104,7 +104,7 @@ def figure_hashes(workdir: Path) -> dict[str, str]:
 
 
 def result_arrays(workdir: Path) -> dict[str, dict[str, np.ndarray]]:
-    """Every .npz result (the arrays, not the bytes: zip entries carry timestamps)."""
+    """Every .npz result's arrays, by path relative to results/."""
     results, _ = result_dirs(workdir)
     out = {}
     for path in sorted(results.rglob("*.npz")):
@@ -192,6 +192,10 @@ def test_results_identical_across_cores(quick_cores1, quick_cores2):
         assert a1[name].keys() == a2[name].keys(), name
         for key in a1[name]:
             np.testing.assert_array_equal(a1[name][key], a2[name][key], err_msg=f"{name}:{key}")
+    # and the files themselves (ssi.io.npz_bytes writes no timestamps)
+    r1, r2 = (result_dirs(run["workdir"])[0] for run in (quick_cores1, quick_cores2))
+    for name in a1:
+        assert sha256(r1 / name) == sha256(r2 / name), f"{name}: same arrays, different bytes"
 
 
 # --- (b) a second run does nothing ------------------------------------------------------

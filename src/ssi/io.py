@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import tempfile
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -64,11 +65,38 @@ def save_result(stem, arrays: dict, provenance: dict) -> None:
     from . import __version__
 
     stem = Path(stem)
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **{k: np.asarray(v) for k, v in arrays.items()})
     record = {"package_version": __version__, "git_commit": git_commit(), **provenance}
-    _atomic_write_bytes(stem.with_suffix(".npz"), buffer.getvalue())
+    _atomic_write_bytes(stem.with_suffix(".npz"), npz_bytes(arrays))
     atomic_write_text(stem.with_suffix(".json"), json.dumps(record, indent=2, sort_keys=True, default=_jsonable) + "\n")
+
+
+def npz_bytes(arrays: dict) -> bytes:
+    """A compressed ``.npz`` archive of ``arrays`` whose bytes depend only on the arrays.
+
+    :func:`numpy.savez_compressed` stamps each member with the current time, so the same
+    arrays saved twice differ. Here members are written in sorted name order with a fixed
+    timestamp (1980-01-01, the earliest a zip file can hold); :func:`numpy.load` reads the
+    result as usual.
+
+    Parameters
+    ----------
+    arrays : dict of str -> array_like
+        Numeric arrays (no objects: results are read with ``allow_pickle=False``).
+
+    Returns
+    -------
+    bytes
+    """
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(arrays):
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            member = io.BytesIO()
+            np.lib.format.write_array(member, np.asarray(arrays[name]), allow_pickle=False)
+            archive.writestr(info, member.getvalue())
+    return buffer.getvalue()
 
 
 def load_result(stem):
