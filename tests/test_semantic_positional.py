@@ -38,7 +38,11 @@ def test_switch_omega_and_classify():
     assert sp.switch_omega([0.1, 0.2, 0.3], [0.0, 0.25, 0.75]) == pytest.approx(0.25)
     assert sp.switch_omega([0.1, 0.2], [0.6, 1.0]) == pytest.approx(0.1)
     assert math.isnan(sp.switch_omega([0.1, 0.2], [0.0, 0.4]))
+    assert math.isnan(sp.switch_omega([0.1, 0.2, 0.3], [np.nan, 0.0, np.nan]))
+    assert sp.switch_omega([0.1, 0.2, 0.3], [0.0, np.nan, 1.0]) == pytest.approx(0.2)
     assert sp.classify([0.9, -0.1, 0.01], [0.1, -0.9, 0.02], 0.5).tolist() == [0, 1, -1]
+    share = sp.positional_share(np.array([[1, 0, -1, 1], [-1, -1, -1, 1]]))
+    assert share[0] == pytest.approx(2 / 3) and math.isnan(share[1])
 
 
 @pytest.mark.parametrize("omega, positional", [(0.2, False), (0.9, True)])

@@ -17,8 +17,9 @@ identity reduction, squared Frobenius loss (science.md §1 C5, §7). Four parts:
   :func:`ssi.population.expectations` on a coarse (e, m) grid.
 * **Long run** (:func:`long_point`): a², ω in the misaligned region, T steps, groups of seeds.
 
-A run ends *positional* when |e| > |m|, *semantic* otherwise (the switch ω is where half the
-runs end positional), and counts as *not escaped* when √(m² + e²) < ``escape_level``.
+A run counts as *not escaped* when √(m² + e²) < ``escape_level`` at the end, else *positional*
+when |e| > |m| and *semantic* otherwise. The switch ω is where half of the escaped runs end
+positional (only ω where at least half of the runs escaped count).
 """
 from __future__ import annotations
 
@@ -247,9 +248,22 @@ def classify(m, e, level):
     return np.where(np.hypot(m, e) < level, -1, out)
 
 
+def positional_share(cls):
+    """Per ω (rows of ``cls``): the share of escaped runs that ended positional, or nan when
+    fewer than half of the runs escaped (then the direction is not decided yet)."""
+    cls = np.asarray(cls)
+    escaped = (cls >= 0).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = (cls == 1).sum(axis=1) / escaped
+    return np.where(escaped * 2 >= cls.shape[1], share, np.nan)
+
+
 def switch_omega(omegas, fraction):
-    """First ω at which ``fraction`` (positional share) reaches ½, linearly interpolated; nan if never."""
+    """First ω at which ``fraction`` (positional share) reaches ½, linearly interpolated between
+    the ω with a defined share (nan entries skipped); nan if never."""
     omegas, fraction = np.asarray(omegas, float), np.asarray(fraction, float)
+    keep = np.isfinite(fraction)
+    omegas, fraction = omegas[keep], fraction[keep]
     above = np.nonzero(fraction >= 0.5)[0]
     if above.size == 0:
         return math.nan
@@ -279,7 +293,7 @@ def summarise(config) -> dict:
     level = section["escape_level"]
     land = load_landscape(config)
     data, _ = load_result(stems(config, "landscape")["landscape"])
-    out = {"quadrature_check_max_abs": float(np.max(np.abs(data["check_C"] - data["check_C_more"]))),
+    out = {"escape_level": level, "quadrature_check_max_abs": float(np.max(np.abs(data["check_C"] - data["check_C_more"]))),
            "hessian_terms": {k: np.asarray(v).tolist() for k, v in land.hessian_terms.items()}, "diagrams": {}}
     for name, stem in stems(config, "diagram").items():
         dg, meta = load_result(stem)
@@ -306,14 +320,13 @@ def summarise(config) -> dict:
     for name, spec in runs(config).items():
         omegas, steps, m, e = load_transition(config, name)
         cls = classify(m[:, :, -1], e[:, :, -1], level)
-        # the switch is read off the direction (|e| > |m|), escaped or not: at d = 1000 and
-        # T = 3·10⁵ most runs are still on their way out of (0, 0), but already aligned
-        frac_pos = (np.abs(e[:, :, -1]) > np.abs(m[:, :, -1])).mean(axis=1)
+        frac_pos = positional_share(cls)
         ode_cls = classify(ode[f"{name}_m"], ode[f"{name}_e"], level)
-        ode_dir = (np.abs(ode[f"{name}_e"]) > np.abs(ode[f"{name}_m"])).astype(float)
+        ode_dir = np.where(ode_cls < 0, np.nan, ode_cls).astype(float)
         rows.append({"run": name, "d": int(spec["d"]), "steps": int(spec["steps"]), "t": spec["steps"] / spec["d"],
                      "replicates": int(m.shape[1]), "omega": omegas.tolist(),
-                     "positional_fraction": frac_pos.tolist(),
+                     "positional_share_of_escaped": frac_pos.tolist(),
+                     "positional_fraction": (cls == 1).mean(axis=1).tolist(),
                      "semantic_fraction": (cls == 0).mean(axis=1).tolist(),
                      "not_escaped_fraction": (cls == -1).mean(axis=1).tolist(),
                      "mean_abs_m": np.abs(m[:, :, -1]).mean(axis=1).tolist(),
@@ -350,8 +363,9 @@ def claim_rows(config, numbers) -> list[dict]:
     zoom = numbers["diagrams"]["zoom"]["fractions"]["named"]
     areas = ", ".join(f"{k} {100 * v:.1f} %" for k, v in full.items())
     zareas = ", ".join(f"{k} {100 * v:.1f} %" for k, v in zoom.items())
-    switch = "; ".join(f"d={r['d']} (T={r['steps']:.0e}, {r['replicates']} runs): SGD {_fmt(r['switch_sgd'])}, "
-                       f"ODE {_fmt(r['switch_ode'])}" for r in numbers["transition"])
+    switch = "; ".join(f"d={r['d']} (T={r['steps']:.2g}, {r['replicates']} runs per ω): SGD {_fmt(r['switch_sgd'])}, "
+                       f"ODE {_fmt(r['switch_ode'])}, {100 * np.mean(r['not_escaped_fraction']):.0f} % of runs "
+                       "not escaped" for r in numbers["transition"])
     pred = numbers["prediction"]
     lr = numbers["long_run"]
     return [{
@@ -360,7 +374,7 @@ def claim_rows(config, numbers) -> list[dict]:
                  "global + semantic local / misaligned dynamics; SGD switches from semantic to positional with ω",
         "measured": (f"areas on [0,1]² (200×200): {areas}; on [0.7,1]×[0.4,1]: {zareas}. At a = 1 the global "
                      f"minimum turns positional at ω ≈ {_fmt(pred['switch_global'])}, the initial direction at "
-                     f"ω ≈ {_fmt(pred['switch_dynamics'])}; SGD switch ω (half the runs positional): {switch}. "
+                     f"ω ≈ {_fmt(pred['switch_dynamics'])}; switch ω (half of the escaped runs positional): {switch}. "
                      f"Long run (a² = {lr['a2']}, ω = {lr['omega']}, T = {lr['steps']:.0e}): {lr['positional']} of "
                      f"{lr['replicates']} end positional, {lr['semantic']} semantic, {lr['not_escaped']} not escaped "
                      f"(global minimum at (e, m) = ({lr['minima'][0]['e']:.2f}, {lr['minima'][0]['m']:.2f})); "
@@ -431,10 +445,13 @@ def plot_transition(config, out_paths) -> None:
             for w, what in ((row["switch_sgd"], "SGD"), (pred["switch_dynamics"], "init. direction")):
                 if w == w:
                     ax.axvline(w, color="0.3" if what == "SGD" else "#b2182b", lw=0.6, ls="-.")
+            if r == 0:
+                ax.plot(omegas, row["not_escaped_fraction"], color="0.6", lw=0.8,
+                        label=f"share not escaped (√(m²+e²) < {numbers['escape_level']})")
             ax.set_ylim(-0.03, 1.03)
             ax.set_xlabel("ω")
             ax.set_ylabel(f"final {label}")
-            ax.set_title(f"d = {row['d']}, T = {row['steps']:.0e} (t = {row['t']:g}), switch ω = "
+            ax.set_title(f"d = {row['d']}, T = {row['steps']:.2g} (t = {row['t']:g}), switch ω = "
                          f"{_fmt(row['switch_sgd'], '.3f')}", fontsize=8)
             if col == 0:
                 ax.legend(loc="center left", fontsize=6, frameon=False)
