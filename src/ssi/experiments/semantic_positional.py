@@ -384,6 +384,23 @@ def claim_rows(config, numbers) -> list[dict]:
 
 
 # --- figures ---------------------------------------------------------------------------------------
+def sie_text(config, omegas, a) -> str:
+    """The SIEs :func:`ssi.hermite.sie` computes at (a, ω) for the given ω, for legends.
+
+    At ω = 1 the target is the constant A(a) (no z*): every overlap coefficient vanishes and
+    the SIE is undetermined/infinite; it is reported as such.
+    """
+    from ..hermite import SIEUndetermined, sie
+
+    values = set()
+    for omega in omegas:
+        try:
+            values.add(str(sie(problem(config, omega, a))))
+        except SIEUndetermined:
+            values.add("∞ (ω = 1: constant target)")
+    return "SIE " + " / ".join(sorted(values))
+
+
 REGION_COLOURS = ("#339966", "#cc3300", "#ffcc00", "#3333ff", "#66ff33", "#ff9966", "#ff5050", "#99ccff")
 
 
@@ -407,7 +424,8 @@ def plot_diagram(config, out_paths) -> None:
         ax.set_ylim(dg["omega"][0], dg["omega"][-1])
         ax.set_xlabel("a")
         ax.set_ylabel("ω")
-        ax.set_title(f"{name}: {dg['a'].size}×{dg['omega'].size} (a, ω); dashed: SGD line a = 1, ★ long run",
+        ax.set_title(f"{name}: {dg['a'].size}×{dg['omega'].size} (a, ω); dashed: SGD line a = 1, ★ long run\n"
+                     f"{sie_text(config, [0.5, 0.95], float(dg['a'][-1]))} at ω = 0.5, 0.95, a = {dg['a'][-1]:g}",
                      fontsize=8)
     present = sorted(set(np.unique(load_result(stems(config, "diagram")["full"])[0]["region"]))
                      | set(np.unique(load_result(stems(config, "diagram")["zoom"])[0]["region"])))
@@ -452,7 +470,8 @@ def plot_transition(config, out_paths) -> None:
             ax.set_xlabel("ω")
             ax.set_ylabel(f"final {label}")
             ax.set_title(f"d = {row['d']}, T = {row['steps']:.2g} (t = {row['t']:g}), switch ω = "
-                         f"{_fmt(row['switch_sgd'], '.3f')}", fontsize=8)
+                         f"{_fmt(row['switch_sgd'], '.3f')}\n{sie_text(config, omegas, config[EXPERIMENT]['transition']['a'])}",
+                         fontsize=8)
             if col == 0:
                 ax.legend(loc="center left", fontsize=6, frameon=False)
     for path in out_paths:
@@ -494,7 +513,8 @@ def plot_long(config, out_paths) -> None:
     ax.set_ylabel("|m|")
     ax.legend(loc="upper right", fontsize=7)
     ax.set_title(f"a² = {spec['a2']}, ω = {omega}, d = {spec['d']}, T = {float(spec['steps']):.0e}: "
-                 f"{numbers['positional']} positional, {numbers['semantic']} semantic", fontsize=8)
+                 f"{numbers['positional']} positional, {numbers['semantic']} semantic; "
+                 f"{sie_text(config, [omega], a)}", fontsize=8)
     t = steps / int(spec["d"])
     keep = t > 0
     for i in range(m.shape[0]):
