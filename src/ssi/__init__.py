@@ -8,6 +8,7 @@ from ._jit_cache import package_cache
 # its compiled code is cached under a folder keyed by the package sources (see _jit_cache)
 with package_cache():
     from . import links  # noqa: F401
+    from . import phase  # noqa: F401
     from . import population  # noqa: F401
     from .sgd import reduced  # noqa: F401
 

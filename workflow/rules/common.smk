@@ -64,3 +64,32 @@ def point_params(experiment, keys):
                 **{k: config[experiment][k] for k in keys}}
 
     return params
+
+
+def check_semantic_positional(cfg):
+    """C5 checks beyond the schema: blocks and groups not more than their items, boxes ordered."""
+    section = cfg["semantic_positional"]
+    where = "config semantic_positional"
+    for name, box in section["diagram"].items():
+        if name == "polar_grid":
+            continue
+        for key in ("a", "omega"):
+            lo, hi, _ = box[key]
+            if not hi > lo:
+                raise ValueError(f"{where}.diagram.{name}.{key}: the end {hi} must exceed the start {lo}")
+    tr = section["transition"]
+    for name, run in tr["runs"].items():
+        omegas = run.get("omegas", tr["omegas"])
+        if tr["omega_blocks"] > len(omegas):
+            raise ValueError(f"{where}.transition.omega_blocks={tr['omega_blocks']} exceeds the "
+                             f"{len(omegas)} ω values of run {name}")
+        if run["d"] < 5:
+            raise ValueError(f"{where}.transition.runs.{name}.d={run['d']} is too small (d ≥ 5)")
+    lr = section["long_run"]
+    if lr["groups"] > lr["replicates"]:
+        raise ValueError(f"{where}.long_run.groups={lr['groups']} exceeds replicates={lr['replicates']}")
+    if lr["steps"] != int(lr["steps"]):
+        raise ValueError(f"{where}.long_run.steps={lr['steps']} must be a whole number of steps")
+
+
+check_semantic_positional(config)

@@ -1,0 +1,11 @@
+# %% [markdown]
+# # Semantic vs positional (C5): the (a, ω)-independent integrals of the loss, once
+# Run by Snakemake (`script:`); all the work is in `ssi.experiments.semantic_positional`.
+
+# %%
+import numba
+
+from ssi.experiments import semantic_positional as sp
+
+numba.set_num_threads(min(snakemake.threads, numba.config.NUMBA_NUM_THREADS))  # noqa: F821
+sp.landscape_point(snakemake.config, snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821
