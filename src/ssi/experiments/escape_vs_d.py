@@ -9,9 +9,11 @@ configured case (one problem, one learning-rate schedule η(d), science.md §5) 
   the level (between log-spaced records the step is interpolated log-linearly, see
   :func:`ssi.experiments.common.crossing_time`). Two levels: the authors' early one,
   ``early_multiple``/√d, and a macroscopic one, ``macro_level``. A run stops once the mean
-  has reached the macroscopic level and ``overshoot`` times that step is done: the first
-  crossing of the mean is then known exactly, and the margin lets bootstrap resamples of the
-  replicates cross too (a resample that has not crossed by the end counts as +inf).
+  has reached the macroscopic level and ``overshoot`` times that step is done (a case may
+  override the section's ``overshoot``): the first crossing of the mean is then known
+  exactly, and the margin lets bootstrap resamples of the replicates cross too. A resample
+  that has not crossed by the end of the run is censored: it counts as the last simulated
+  step (a lower bound), and the number of censored resamples is reported with each time.
 * **Sign convention.** If R(m) = R(−m) (even targets, e.g. He₂ and He₄ sums with the
   matched student) a replicate may escape to −m*, and the averaged quantity is |m|; otherwise
   (odd targets) it is the signed m, so that an excursion to m < 0 never counts as recovery.
@@ -44,6 +46,8 @@ EXPERIMENT = "escape_vs_d"
 LEVELS = ("early", "macro")
 #: bootstrap quantiles of the error bars (±1 standard deviation of a normal)
 BAR_QUANTILES = (0.16, 0.84)
+#: the claimed-law guide lines start at this fraction of the ODE's steps at its smallest d
+GUIDE_OFFSET = 1 / 3
 
 
 # --- points and result files ----------------------------------------------------------------
@@ -97,6 +101,12 @@ def mean_crossing(steps, m_stat, level) -> float:
     return math.inf if math.isnan(t) else t
 
 
+def overshoot(config, case) -> float:
+    """The case's ``overshoot`` if set, else the section's."""
+    section = config[EXPERIMENT]
+    return float(section["cases"][case].get("overshoot", section["overshoot"]))
+
+
 # --- simulation ---------------------------------------------------------------------------------
 def mean_stopper(level: float, overshoot: float, symmetric: bool):
     """A ``stop_when`` predicate for :func:`ssi.sgd.simulate`: True once the replicate mean of the
@@ -124,7 +134,7 @@ def sgd_point(config, case: str, d: int, engine: str, out_stem, log=None) -> Non
     progress = ProgressLog(log, f"{EXPERIMENT} {case} d={d} {engine} ({replicates} replicates in lockstep)")
     run = simulate(problem, d, lr, steps, replicates, seed=key, engine=engine, m0=d ** -0.5,
                    points_per_decade=section["points_per_decade"], progress=progress,
-                   stop_when=mean_stopper(lev["macro"], float(section["overshoot"]), symmetric))
+                   stop_when=mean_stopper(lev["macro"], overshoot(config, case), symmetric))
     m_stat = overlap_statistic(run.m, symmetric)
     crossings = {name: mean_crossing(run.steps, m_stat, level) for name, level in lev.items()}
     progress.note(f"stopped at step {int(run.steps[-1])} of {steps}; mean crossings {crossings}")
@@ -190,10 +200,19 @@ def _load_point(stem):
     return data["steps"].astype(float), m_stat, meta
 
 
+def censored_crossing(steps, m_stat, level) -> float:
+    """:func:`mean_crossing`, with the last simulated step (a lower bound) when the mean has not
+    reached ``level`` by the end of the run."""
+    t = mean_crossing(steps, m_stat, level)
+    return float(steps[-1]) if math.isinf(t) else t
+
+
 def _bootstrap(steps, m_stat, level, seed, n):
+    """Mean-crossing steps of ``n`` resamples of the replicates, and how many were censored."""
     rng = np.random.default_rng(seed)
     R = m_stat.shape[0]
-    return np.array([mean_crossing(steps, m_stat[rng.integers(0, R, R)], level) for _ in range(n)])
+    raw = np.array([mean_crossing(steps, m_stat[rng.integers(0, R, R)], level) for _ in range(n)])
+    return np.where(np.isinf(raw), float(steps[-1]), raw), int(np.isinf(raw).sum())
 
 
 def summarise(config) -> dict:
@@ -218,20 +237,19 @@ def summarise(config) -> dict:
             row = {"case": case, "d": d, "engine": engine, "lr": meta["lr"], "replicates": int(m_stat.shape[0]),
                    "steps_done": meta["steps_done"], "symmetric": meta["symmetric"]}
             for name, level in levels(section, d).items():
-                boot = _bootstrap(steps, m_stat, level, (config["seed"], d, LEVELS.index(name)), n_boot)
-                finite = boot[np.isfinite(boot)]
+                boot, censored = _bootstrap(steps, m_stat, level, (config["seed"], d, LEVELS.index(name)), n_boot)
                 row[f"{name}_level"] = level
                 row[f"{name}_steps"] = mean_crossing(steps, m_stat, level)
                 row[f"{name}_low"], row[f"{name}_high"] = (float(np.quantile(boot, q)) for q in BAR_QUANTILES)
-                row[f"{name}_se_log"] = float(np.std(np.log(finite))) if finite.size > 1 else math.nan
-                row[f"{name}_censored_resamples"] = int(boot.size - finite.size)
+                row[f"{name}_se_log"] = float(np.std(np.log(boot)))
+                row[f"{name}_censored_resamples"] = censored
                 ode_steps = ode[f"steps_{name}"].astype(float)
                 i = np.nonzero(ode_dims == d)[0]
                 row[f"{name}_ode"] = float(ode_steps[i[0]]) if i.size else math.nan
             rows.append(row)
         dims = sorted(d for d, e in loaded if e == "reduced")
         for name in LEVELS:
-            stats = [lambda ms, s=loaded[(d, "reduced")][0], lv=levels(section, d)[name]: mean_crossing(s, ms, lv)
+            stats = [lambda ms, s=loaded[(d, "reduced")][0], lv=levels(section, d)[name]: censored_crossing(s, ms, lv)
                      for d in dims]
             slope, low, high = fit_exponent(dims, [loaded[(d, "reduced")][1] for d in dims], seed=config["seed"],
                                             statistic=stats)
@@ -261,7 +279,7 @@ def summarise(config) -> dict:
                                "explicit": b[f"{name}_steps"], "log_ratio": diff, "se_log_ratio": se,
                                "z": diff / se if se > 0 else math.nan})
     return {"early_multiple": section["early_multiple"], "macro_level": section["macro_level"],
-            "rows": rows, "fits": fits, "explicit": checks}
+            "bootstrap": n_boot, "rows": rows, "fits": fits, "explicit": checks}
 
 
 # --- figure -------------------------------------------------------------------------------------
@@ -309,14 +327,14 @@ def plot(config, out_paths) -> None:
             ax.plot(od, os_, color=colour, lw=1.8, alpha=0.6)
             guide = claimed_steps(fit["sie"], od)
             j = np.nonzero(np.isfinite(os_))[0]
-            if j.size:
-                ax.plot(od, guide * os_[j[-1]] / guide[j[-1]], color=colour, lw=0.9, ls=":")
+            if j.size:                          # a third of the ODE at its smallest d: parallel, not on top
+                ax.plot(od, GUIDE_OFFSET * guide * os_[j[0]] / guide[j[0]], color=colour, lw=0.9, ls=":")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("d")
         ax.set_ylabel("SGD steps")
-        ax.set_title(f"{titles[name]}\npoints: SGD (reduced engine, bars 16–84 % bootstrap); "
-                     "solid: ODE; dotted: claimed law d, d log² d, d^(k−1)", fontsize=7)
+        ax.set_title(f"{titles[name]}\npoints: SGD (reduced engine, bars 16–84 % bootstrap); solid: ODE;\n"
+                     "dotted: claimed law d, d log² d, d^(k−1) (from ⅓ of the ODE at the smallest d)", fontsize=7)
         ax.legend(loc="upper left", frameon=False, fontsize=5.5)
     for path in out_paths:
         save_figure(fig, path)
