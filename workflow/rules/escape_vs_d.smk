@@ -5,17 +5,11 @@ from ssi.experiments import escape_vs_d
 C1_RESULTS = [f"{s}.npz" for kind in ("sgd", "ode") for s in escape_vs_d.stems(config, kind).values()]
 #: the code that turns results into numbers and figures: editing it remakes them
 C1_CODE = [escape_vs_d.__file__, str(Path(escape_vs_d.__file__).parents[1] / "plotting.py")]
-#: the SGD job's rerun triggers: point_params without the d lists of the case (adding a d, or an ODE
-#: or explicit-engine d, must not rerun the other points)
-_C1_POINT = point_params("escape_vs_d", ["replicates", "points_per_decade", "early_multiple", "macro_level",
-                                         "overshoot"])
-
-
-def c1_point_params(wildcards):
-    out = _C1_POINT(wildcards)
-    out["case"] = {k: v for k, v in out["case"].items() if k not in ("explicit_dims", "ode_dims")}
-    return out
-
+#: the SGD job's rerun triggers: point_params, with the case's d lists and ODE-only keys left out
+#: (adding a d, or an ODE or explicit-engine d, must not rerun the other points)
+C1_POINT = point_params("escape_vs_d", ["replicates", "points_per_decade", "early_multiple", "macro_level",
+                                        "overshoot"])
+C1_NOT_SGD = ("dims", "explicit_dims", "ode_dims")
 
 #: the figure, pdf and png
 C1_FIGURES = [f"{F}/escape_vs_d.{ext}" for ext in ("pdf", "png")]
@@ -29,7 +23,8 @@ localrules:
 
 rule escape_vs_d_sgd:
     params:
-        point=c1_point_params,
+        point=lambda wildcards: {**C1_POINT(wildcards), "case": {
+            k: v for k, v in config["escape_vs_d"]["cases"][wildcards.case].items() if k not in C1_NOT_SGD}},
     output:
         multiext(f"{R}/escape_vs_d/sgd_{{case}}_d{{d}}_{{engine}}", ".npz", ".json"),
     log:
@@ -49,7 +44,7 @@ rule escape_vs_d_sgd:
 rule escape_vs_d_ode:
     params:
         case=lambda wildcards: {k: v for k, v in config["escape_vs_d"]["cases"][wildcards.case].items()
-                                if k not in ("dims", "explicit_dims")},
+                                if k not in ("dims", "explicit_dims", "overshoot")},
         early_multiple=config["escape_vs_d"]["early_multiple"],
         macro_level=config["escape_vs_d"]["macro_level"],
     output:
