@@ -20,6 +20,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/two_phases.smk"
 include: "workflow/rules/positional.smk"
 include: "workflow/rules/semantic_positional.smk"
+include: "workflow/rules/escape_vs_d.smk"
 include: "workflow/rules/audit.smk"
 
 

@@ -49,6 +49,29 @@ def check_config(cfg):
                              f"{where}.dims; the trajectories are drawn from the SGD runs at that d")
 
 
+    section = cfg["escape_vs_d"]
+    for case, spec in section["cases"].items():
+        where = f"escape_vs_d.cases.{case}"
+        problem = problem_from_spec(spec["problem"], f"{where}.problem")
+        for key in ("dims", "explicit_dims", "ode_dims"):
+            for d in spec.get(key, []):
+                if d < problem.min_dimension():
+                    raise ValueError(f"config {where}.{key}: d={d} is too small; this problem needs "
+                                     f"d ≥ {problem.min_dimension()}")
+                if section["early_multiple"] / d ** 0.5 >= section["macro_level"]:
+                    raise ValueError(f"config {where}.{key}: d={d} is too small; the early level "
+                                     f"early_multiple/√d = {section['early_multiple'] / d ** 0.5:.3g} must lie "
+                                     f"below macro_level = {section['macro_level']}")
+        for d in spec.get("explicit_dims", []):
+            if d not in spec["dims"]:
+                raise ValueError(f"config {where}.explicit_dims: d={d} is not in {where}.dims; the explicit "
+                                 f"engine checks the reduced one at the same points")
+        for d in spec["dims"]:
+            if d not in spec["ode_dims"]:
+                raise ValueError(f"config {where}.ode_dims: d={d} of {where}.dims is missing; the ODE "
+                                 f"prediction is reported at every SGD point")
+
+
 check_config(config)
 
 

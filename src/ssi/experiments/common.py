@@ -10,6 +10,9 @@ import numpy as np
 
 from ..problems import Problem
 
+#: bootstrap resamples of fitted exponents (fixed seed: the numbers are reproducible)
+BOOTSTRAP = 2000
+
 #: keys of a problem specification in the config (everything else is experiment-level)
 PROBLEM_KEYS = ("L", "target", "student", "pe", "reduction", "activation", "omega", "a")
 
@@ -113,3 +116,54 @@ def crossing_time(t, m, level):
     if t0 > 0:
         return float(math.exp(math.log(t0) + frac * (math.log(t1) - math.log(t0))))
     return float(t0 + frac * (t1 - t0))
+
+
+def t_max(spec, d: int) -> float:
+    """Largest time of a run at dimension d: t_max·(d/d_ref)^t_max_exponent (d_ref of the schedule)."""
+    d_ref = float(spec["schedule"].get("d_ref", 1000))
+    return float(spec["t_max"]) * (d / d_ref) ** float(spec.get("t_max_exponent", 0.0))
+
+
+def loglog_slope(dims, values, lo=-math.inf, hi=math.inf) -> float:
+    """Least-squares slope of log(values) against log(dims) over the finite values with lo ≤ d ≤ hi
+    (nan when fewer than two remain)."""
+    dims, values = np.asarray(dims, float), np.asarray(values, float)
+    keep = (dims >= lo) & (dims <= hi) & np.isfinite(values) & (values > 0)
+    if keep.sum() < 2:
+        return math.nan
+    return float(np.polyfit(np.log(dims[keep]), np.log(values[keep]), 1)[0])
+
+
+def fit_exponent(dims, samples, seed=0, statistic=np.median, quantiles=(0.025, 0.975)):
+    """Log-log slope of a per-d statistic of replicates against d, with a bootstrap interval.
+
+    Parameters
+    ----------
+    dims : sequence of int
+    samples : sequence of arrays
+        One array per d whose first axis is the replicates (e.g. escape steps, inf for a
+        censored replicate, or the (R, K) overlap records).
+    seed : int
+        Seed of the bootstrap.
+    statistic : callable or sequence of callables
+        Maps a (resampled) array of one d to the time at that d (default: the median); one
+        callable per d when it needs per-d data (e.g. the record steps).
+    quantiles : pair of float
+        Bootstrap quantiles of the interval (default 95 %).
+
+    Returns
+    -------
+    (slope, low, high)
+        Slope of the statistic, and the bootstrap quantiles (replicates resampled within each
+        d), or nans when fewer than two d have a finite statistic.
+    """
+    dims = np.asarray(dims, float)
+    stats = list(statistic) if isinstance(statistic, (list, tuple)) else [statistic] * len(samples)
+    point = loglog_slope(dims, [f(s) for f, s in zip(stats, samples)])
+    rng = np.random.default_rng(seed)
+    boot = np.array([loglog_slope(dims, [f(s[rng.integers(0, len(s), len(s))]) for f, s in zip(stats, samples)])
+                     for _ in range(BOOTSTRAP)])
+    boot = boot[np.isfinite(boot)]
+    if not math.isfinite(point) or boot.size == 0:
+        return math.nan, math.nan, math.nan
+    return point, float(np.quantile(boot, quantiles[0])), float(np.quantile(boot, quantiles[1]))

@@ -33,8 +33,8 @@ from ..ode import escape_time, integrate_ode
 from ..population import population_loss
 from ..problems import Problem
 from ..sgd import simulate
-from .common import (ProgressLog, crossing_time, describe_schedule, learning_rate, problem_from_spec,
-                     seed_key)
+from .common import (ProgressLog, crossing_time, describe_schedule, fit_exponent, learning_rate,
+                     loglog_slope, problem_from_spec, seed_key, t_max)
 
 EXPERIMENT = "positional"
 #: PE settings of the landscape panels (columns)
@@ -42,8 +42,6 @@ LANDSCAPE_PE = ("none", "opposite")
 #: |eigenvalue| below which the Hessian counts as flat in that direction (the central-difference
 #: truncation error of a quartic term at the default step 1e-3 is ~1e-7)
 FLAT = 1e-5
-#: bootstrap resamples of the fitted exponents (fixed seed: the numbers are reproducible)
-BOOTSTRAP = 2000
 
 
 # --- points and result files ----------------------------------------------------------------
@@ -76,12 +74,6 @@ def _case(config, case):
     spec = config[EXPERIMENT]["cases"][case]
     problem = problem_from_spec(spec["problem"], f"{EXPERIMENT}.cases.{case}.problem")
     return spec, problem
-
-
-def t_max(spec, d: int) -> float:
-    """Largest time of a run at dimension d: t_max·(d/d_ref)^t_max_exponent (d_ref of the schedule)."""
-    d_ref = float(spec["schedule"].get("d_ref", 1000))
-    return float(spec["t_max"]) * (d / d_ref) ** float(spec.get("t_max_exponent", 0.0))
 
 
 # --- landscape ----------------------------------------------------------------------------------
@@ -183,39 +175,6 @@ def ode_point(config, case: str, out_stem, log=None) -> None:
                  "lr_trajectory": learning_rate(spec["schedule"], d), "status": int(sol.status), "config": spec})
 
 
-def fit_exponent(dims, samples, seed=0):
-    """Least-squares slope of log(median escape steps) against log d, with a bootstrap interval.
-
-    ``samples``: one array per d of replicate escape steps (inf: not escaped, kept as censored,
-    so a median over more than half escaped stays finite). Returns (slope, low, high) with the
-    2.5 % and 97.5 % bootstrap quantiles (replicates resampled within each d), or nans when
-    fewer than two d have a finite median.
-    """
-    dims = np.asarray(dims, float)
-
-    def slope(medians):
-        ok = np.isfinite(medians)
-        if ok.sum() < 2:
-            return math.nan
-        return float(np.polyfit(np.log(dims[ok]), np.log(medians[ok]), 1)[0])
-
-    point = slope(np.array([np.median(s) for s in samples]))
-    rng = np.random.default_rng(seed)
-    boot = np.array([slope(np.array([np.median(rng.choice(s, s.size)) for s in samples]))
-                     for _ in range(BOOTSTRAP)])
-    boot = boot[np.isfinite(boot)]
-    if not math.isfinite(point) or boot.size == 0:
-        return math.nan, math.nan, math.nan
-    return point, float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))
-
-
-def _ode_slope(dims, steps, lo, hi):
-    keep = (dims >= lo) & (dims <= hi) & np.isfinite(steps)
-    if keep.sum() < 2:
-        return math.nan
-    return float(np.polyfit(np.log(dims[keep]), np.log(steps[keep]), 1)[0])
-
-
 def summarise(config) -> dict:
     """Key numbers: ``rows`` (escape steps per (case, d): SGD replicates and ODE), ``fits`` (fitted
     exponents per case), ``landscape`` (SIEs and Hessian per panel)."""
@@ -251,8 +210,8 @@ def summarise(config) -> dict:
             "case": case, "target": problem.target, "pe": problem.pe,
             "schedule": describe_schedule(spec["schedule"]), "dims": dims,
             "exponent_sgd": slope, "exponent_sgd_low": low, "exponent_sgd_high": high,
-            "exponent_ode_same_range": _ode_slope(ode_dims, ode_steps, min(dims), max(dims)),
-            "exponent_ode_all": _ode_slope(ode_dims, ode_steps, ode_dims.min(), ode_dims.max()),
+            "exponent_ode_same_range": loglog_slope(ode_dims, ode_steps, min(dims), max(dims)),
+            "exponent_ode_all": loglog_slope(ode_dims, ode_steps),
             "ode_dims": ode_dims.astype(int).tolist(), "ode_steps": ode_steps.tolist(),
         })
     landscape = []

@@ -14,7 +14,7 @@ __all__ = ["simulate", "SGDRun"]
 
 def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", record=None,
              m0=None, e0=None, threshold=None, stop_at_threshold=False, replicate_offset=0,
-             threads=1, points_per_decade=40, progress=None):
+             threads=1, points_per_decade=40, progress=None, stop_when=None):
     """Run one-pass spherical SGD (science.md §2) on ``problem``.
 
     Parameters
@@ -50,6 +50,10 @@ def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", r
         Threads over replicates (reduced engine); results do not depend on it.
     progress : callable, optional
         Called as ``progress(steps_done, steps_total)`` after every record.
+    stop_when : callable, optional
+        Called as ``stop_when(steps_done, m)`` with the recorded overlaps ``m`` (R,) after every
+        record; the run stops when it returns True (e.g. once the replicate mean has crossed a
+        level). Stopping only truncates: each replicate's trajectory is its own stream.
 
     Returns
     -------
@@ -78,6 +82,8 @@ def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", r
         if progress is not None:
             progress(done, steps)
         if stop_at_threshold and np.all(sim.crossing >= 0):
+            break
+        if stop_when is not None and stop_when(done, records[-1][0]):
             break
     kept = schedule[:len(records)]
     m = np.stack([r[0] for r in records], axis=1)

@@ -1,0 +1,10 @@
+# %% [markdown]
+# # Escape time vs d (C1): SGD replicates for one (case, d, engine), stopped once their mean has escaped
+# Run by Snakemake (`script:`); all the work is in `ssi.experiments.escape_vs_d`.
+
+# %%
+from ssi.experiments import escape_vs_d
+
+stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
+w = snakemake.wildcards  # noqa: F821
+escape_vs_d.sgd_point(snakemake.config, w.case, int(w.d), w.engine, stem, snakemake.log[0])  # noqa: F821
