@@ -19,6 +19,7 @@ validate(config, "workflow/schemas/config.schema.yaml")
 include: "workflow/rules/common.smk"
 include: "workflow/rules/two_phases.smk"
 include: "workflow/rules/positional.smk"
+include: "workflow/rules/tied_untied.smk"
 include: "workflow/rules/audit.smk"
 
 
