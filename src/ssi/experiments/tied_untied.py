@@ -209,7 +209,9 @@ def null_point(config, run_name: str, out_stem, log=None) -> None:
     replicates = int(section["replicates"])
     progress = ProgressLog(log, f"{EXPERIMENT} null {run_name} d={d} L={L} ({replicates} replicates)")
     arrays, sies = {}, {}
-    t_eval = np.unique(np.concatenate([[0.0], np.logspace(math.log10(1.0 / d), math.log10(spec["t_max"]), 300)]))
+    horizon = float(spec["t_max"])
+    t_eval = np.unique(np.clip(np.concatenate([[0.0], np.logspace(math.log10(1.0 / d), math.log10(horizon), 300)]),
+                               0.0, horizon))
     for net in NETWORKS:
         prob = problem(spec, L, net)
         key = seed_key(config["seed"], EXPERIMENT, "null", run_name, net)
