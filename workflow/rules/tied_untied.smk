@@ -14,15 +14,10 @@ localrules:
     tied_untied_plot,
 
 
-def tu_section(keys):
-    """Experiment-level keys of the tied_untied section (params: editing them reruns the job)."""
-    return {k: config["tied_untied"][k] for k in keys}
-
-
 rule tied_untied_ode:
     params:
         case=lambda wildcards: config["tied_untied"]["cases"][wildcards.case],
-        section=tu_section(["escape_level"]),
+        section={k: config["tied_untied"][k] for k in ["escape_level"]},
     output:
         multiext(f"{R}/tied_untied/ode_{{case}}", ".npz", ".json"),
     log:
@@ -42,7 +37,7 @@ rule tied_untied_sgd:
         f"{R}/tied_untied/ode_{{case}}.npz",
     params:
         case=lambda wildcards: config["tied_untied"]["cases"][wildcards.case],
-        section=tu_section(["replicates", "points_per_decade", "escape_level", "horizon"]),
+        section={k: config["tied_untied"][k] for k in ["replicates", "points_per_decade", "escape_level", "horizon"]},
         seed=config["seed"],
         engine=config["engine"],
     output:
@@ -65,7 +60,7 @@ rule tied_untied_sgd:
 rule tied_untied_null:
     params:
         run=lambda wildcards: config["tied_untied"]["null_targets"]["runs"][wildcards.run],
-        section=tu_section(["replicates", "points_per_decade"]),
+        section={k: config["tied_untied"][k] for k in ["replicates", "points_per_decade"]},
         seed=config["seed"],
         engine=config["engine"],
     output:
@@ -87,7 +82,7 @@ rule tied_untied_null:
 rule tied_untied_attention:
     params:
         attention=config["tied_untied"]["attention"],
-        section=tu_section(["replicates", "points_per_decade", "escape_level", "horizon"]),
+        section={k: config["tied_untied"][k] for k in ["replicates", "points_per_decade", "escape_level", "horizon"]},
         seed=config["seed"],
         engine=config["engine"],
     output:
