@@ -19,8 +19,9 @@ validate(config, "workflow/schemas/config.schema.yaml")
 include: "workflow/rules/common.smk"
 include: "workflow/rules/two_phases.smk"
 include: "workflow/rules/positional.smk"
-include: "workflow/rules/semantic_positional.smk"
 include: "workflow/rules/escape_vs_d.smk"
+include: "workflow/rules/tied_untied.smk"
+include: "workflow/rules/semantic_positional.smk"
 include: "workflow/rules/audit.smk"
 
 

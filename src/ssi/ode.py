@@ -37,7 +37,7 @@ class ODESolution:
     t : ndarray, shape (K,)
         Times (t = steps/d).
     m : ndarray, shape (K,)
-        Overlap (untied: mean of the ``m_l``, as ``SGDRun.m``).
+        Overlap (untied: mean of the ``m_l``, as ``SGDRun.m``, or their RMS with ``overlap="rms"``).
     e : ndarray, shape (K,)
         ``e_1`` (zero without PE).
     e_tokens : ndarray, shape (K, L)
@@ -81,7 +81,19 @@ def sie_learning_rate(d: float, k: float, base: float = 1.0) -> float:
     return float(base) * float(d) ** (-(k - 2) / 2)
 
 
-def _rhs_factory(problem, lr, lr_schedule, noise, quadrature):
+def _check_token_symmetric(problem, seed=11):
+    """Raise unless the target is invariant under token permutations (checked at random points)."""
+    L = problem.L
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal((16, L))
+    g = problem.target_value(z)
+    for perm in (np.roll(np.arange(L), 1), np.r_[1, 0, 2:L] if L > 1 else np.arange(L)):
+        if not np.allclose(problem.target_value(z[:, perm]), g, rtol=1e-10, atol=1e-10):
+            raise ValueError(f"token_symmetric=True needs a target invariant under token permutations; "
+                             f"{problem.target!r} is not")
+
+
+def _rhs_factory(problem, lr, lr_schedule, noise, quadrature, token_symmetric=False):
     integ = _integrator(problem, quadrature.get("n_points"), quadrature.get("method", "auto"),
                         quadrature.get("budget", ODE_BUDGET), quadrature.get("qmc_log2", 14),
                         quadrature.get("qmc_reps", 8), quadrature.get("seed", 0))
@@ -109,6 +121,20 @@ def _rhs_factory(problem, lr, lr_schedule, noise, quadrature):
             de = (-n * (P.T @ a + ratio * a_xi.sum()) + n * eps * s_aq
                   - noise_factor * 0.5 * n * n * nu * eps)
             return np.concatenate([[dm], de])
+    elif token_symmetric:
+        # all tokens equivalent (symmetric target and initial state): the state (m_l, Q_l) =
+        # (m, Q) for every l is invariant under the untied equations of science.md §5, so one
+        # token's pair (m, Q) is integrated with the full L-token moments at that state
+        def rhs(t, y):
+            m, Q = y[0], y[1]
+            Qc = max(Q, m * m)
+            vec, _ = integ.untied(np.full(L, m), np.full(L, Qc))
+            a_zs, a_z, _, _, a2 = unpack(vec)
+            n, nu, s_az = eta(t), a2.sum(), a_z.sum()
+            dm = -n * a_zs[0] + (n / L) * m * s_az - noise_factor * (n * n / (2 * L)) * m * nu
+            dQ = (-2 * n * a_z[0] + noise_factor * n * n * a2[0] + (2 * n / L) * Q * s_az
+                  - noise_factor * (n * n / L) * Q * nu)
+            return np.array([dm, dQ])
     else:
         def rhs(t, y):
             m, Q = y[:L], y[L:]
@@ -126,7 +152,9 @@ def _rhs_factory(problem, lr, lr_schedule, noise, quadrature):
 def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_schedule=None,
                   threshold: float | None = None, stop_at_threshold: bool = False, t_eval=None,
                   noise: bool = True, solver: str = "RK45", rtol: float = 1e-7, atol: float = 1e-10,
-                  max_step: float = np.inf, quadrature: dict | None = None) -> ODESolution:
+                  max_step: float = np.inf, quadrature: dict | None = None,
+                  token_symmetric: bool = False, overlap: str = "mean",
+                  give_up_below: float | None = None) -> ODESolution:
     """Integrate the ODE of science.md §5 with ``scipy.integrate.solve_ivp``.
 
     Parameters
@@ -157,6 +185,16 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
     quadrature : dict, optional
         Integration options of :func:`ssi.population.expectations` (``n_points``,
         ``method``, ``budget`` — default :data:`ODE_BUDGET` —, ``qmc_log2``, ``qmc_reps``, ``seed``).
+    token_symmetric : bool
+        Untied only: integrate one token's ``(m, Q)`` (2 equations instead of 2L), valid when
+        the target is invariant under token permutations and every token starts at the same
+        ``(m0, Q0)`` — the untied equations keep such a state symmetric. Checked on the target.
+    overlap : {"mean", "rms"}
+        Untied only: the overlap the threshold and ``m`` refer to, ``mean_l m_l`` or
+        ``(mean_l m_l²)^(1/2)`` (the authors' "l2" overlap of untied networks).
+    give_up_below : float, optional
+        Stop (status 1, no crossing) when the overlap falls to this value: the noise term has
+        won and the escape will not happen (saves integrating a collapsing state to ``t_max``).
 
     Returns
     -------
@@ -164,6 +202,10 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
     """
     L = problem.L
     quadrature = dict(quadrature or {})
+    if overlap not in ("mean", "rms"):
+        raise ValueError(f"overlap={overlap!r} is unknown; allowed: mean, rms")
+    if problem.tied and (token_symmetric or overlap != "mean"):
+        raise ValueError("token_symmetric and overlap='rms' are options of untied students")
     if problem.tied:
         if Q0 is not None:
             raise ValueError("Q0 is only used for untied students")
@@ -177,26 +219,42 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
         m_vec = np.broadcast_to(np.asarray(m0, float), (L,)).copy()
         Q_vec = np.ones(L) if Q0 is None else np.broadcast_to(np.asarray(Q0, float), (L,)).copy()
         y0 = np.concatenate([m_vec, Q_vec])
-    rhs = _rhs_factory(problem, float(lr), lr_schedule, noise, quadrature)
+        if token_symmetric:
+            _check_token_symmetric(problem)
+            if np.ptp(m_vec) > 0 or np.ptp(Q_vec) > 0:
+                raise ValueError("token_symmetric=True needs the same m0 and Q0 for every token")
+            y0 = np.array([m_vec[0], Q_vec[0]])
+    rhs = _rhs_factory(problem, float(lr), lr_schedule, noise, quadrature, token_symmetric)
+    n_tok = 1 if token_symmetric else L
 
-    def overlap(y):
-        return y[0] if problem.tied else y[:L].mean()
+    def overlap_of(y):
+        if problem.tied:
+            return y[0]
+        m_tok = y[:n_tok]
+        return m_tok.mean() if overlap == "mean" else math.sqrt(np.mean(m_tok * m_tok))
 
     events = None
     crossing = math.nan
     if threshold is not None:
-        if abs(overlap(y0)) >= threshold:
+        if abs(overlap_of(y0)) >= threshold:
             crossing = 0.0
 
         def event(t, y):
-            return abs(overlap(y)) - threshold
+            return abs(overlap_of(y)) - threshold
 
         event.terminal = bool(stop_at_threshold) and math.isnan(crossing)
         event.direction = 1.0
         events = [event] if math.isnan(crossing) else None
+    if give_up_below is not None:
+        def collapse(t, y):
+            return abs(overlap_of(y)) - give_up_below
+
+        collapse.terminal = True
+        collapse.direction = -1.0
+        events = (events or []) + [collapse]
     sol = solve_ivp(rhs, (0.0, float(t_max)), y0, method=solver, t_eval=t_eval, events=events,
                     rtol=rtol, atol=atol, max_step=max_step)
-    if events is not None and sol.t_events[0].size:
+    if threshold is not None and math.isnan(crossing) and sol.t_events[0].size:
         crossing = float(sol.t_events[0][0])
     Y = sol.y.T
     P = problem.pe_matrix()
@@ -204,8 +262,11 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
         m, e_tok = Y[:, 0], Y[:, 1:] @ P.T
         m_tok = Q_tok = None
     else:
-        m_tok, Q_tok = Y[:, :L], Y[:, L:]
-        m, e_tok = m_tok.mean(axis=1), np.zeros((Y.shape[0], L))
+        m_tok, Q_tok = Y[:, :n_tok], Y[:, n_tok:]
+        if token_symmetric:
+            m_tok, Q_tok = np.repeat(m_tok, L, axis=1), np.repeat(Q_tok, L, axis=1)
+        m = m_tok.mean(axis=1) if overlap == "mean" else np.sqrt(np.mean(m_tok * m_tok, axis=1))
+        e_tok = np.zeros((Y.shape[0], L))
     return ODESolution(t=sol.t, m=m, e=e_tok[:, 0], e_tokens=e_tok, m_tokens=m_tok, Q_tokens=Q_tok,
                        crossing_time=crossing, status=sol.status, message=sol.message)
 

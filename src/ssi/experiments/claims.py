@@ -18,11 +18,19 @@ def claims_table(config, numbers_files) -> str:
     for path in sorted(numbers_files):
         module = importlib.import_module(f"ssi.experiments.{Path(path).stem}")
         rows += module.claim_rows(config, load_numbers(path))
+    # in the order of science.md §1 (C1 … C6); a result's own rows keep their order
+    rows.sort(key=lambda row: _claim_number(row["claim"]))
     lines = ["| claim | the paper says | this repository measured | regenerate with |",
              "|---|---|---|---|"]
     for row in rows:
         lines.append(f"| {row['claim']} | {row['paper']} | {row['measured']} | `{row['command']}` |")
     return "\n".join(lines) + "\n"
+
+
+def _claim_number(label: str) -> int:
+    """The n of a row label "Cn …" (rows without one go last)."""
+    match = re.match(r"C(\d+)", label)
+    return int(match.group(1)) if match else 1_000_000
 
 
 def update_readme(readme, table: str) -> None:

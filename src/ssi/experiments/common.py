@@ -167,3 +167,22 @@ def fit_exponent(dims, samples, seed=0, statistic=np.median, quantiles=(0.025, 0
     if not math.isfinite(point) or boot.size == 0:
         return math.nan, math.nan, math.nan
     return point, float(np.quantile(boot, quantiles[0])), float(np.quantile(boot, quantiles[1]))
+def bootstrap_slope(x, samples: dict, statistic, seed=0, n_boot: int = 1000):
+    """Log-log slope of ``statistic`` against ``x`` with a bootstrap interval over replicates.
+
+    ``samples`` maps keys to ``(steps, curves)`` with one row of ``curves`` per replicate;
+    ``statistic(pick)`` returns the y values at ``x``, reading the data of a key through
+    ``pick(*key)``. Replicates are resampled with replacement within each key. Returns
+    (slope, low, high) with the 2.5 % and 97.5 % quantiles (nans when undefined).
+    """
+    point = loglog_slope(x, statistic(lambda *key: samples[key]))
+    rng = np.random.default_rng(seed)
+    boot = []
+    for _ in range(n_boot):
+        drawn = {k: (s, c[rng.integers(0, c.shape[0], c.shape[0])]) for k, (s, c) in samples.items()}
+        boot.append(loglog_slope(x, statistic(lambda *key: drawn[key])))
+    boot = np.array(boot)
+    boot = boot[np.isfinite(boot)]
+    if not math.isfinite(point) or boot.size == 0:
+        return point, math.nan, math.nan
+    return point, float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))

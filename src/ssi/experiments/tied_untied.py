@@ -1,0 +1,588 @@
+"""Claim C4: tied vs untied feed-forward networks — the gain T_untied/T_tied against L.
+
+Four parts (science.md §1, C4; reference parameters §7):
+
+* **Escape vs L.** For each configured case (an SIE 1, 2 and 3 target with a feed-forward
+  activation) and each L, tied (one w for all tokens) and untied (one w_l per token)
+  students start at m_l = m₀ = sign·d^(−1/2) for every token (the authors' "overlapped"
+  initial condition, positive sign) and are trained by one-pass SGD (reduced engine). Two
+  learning-rate protocols: ``same_lr`` — one η for every L and both networks; ``best_lr`` —
+  for each (network, L) the η that minimises the ODE's escape time to ``escape_level``
+  (bounded search in ``lr_search``). The escape time is read on the replicate mean of the
+  overlap (tied |m|; untied the authors' "l2" overlap (mean_l m_l²)^(1/2)) at two thresholds:
+  the authors' 2/√d and the macroscopic ``escape_level``; the median of per-replicate
+  crossings of ``escape_level`` is also kept. SGD stops when every replicate's |mean_l m_l|
+  has passed ``escape_level`` (the RMS overlap is ≥ |mean|, so both thresholds are reached
+  before) or at ``horizon`` × the ODE's escape steps.
+* **Gain.** gain(L) = T_untied/T_tied per protocol and threshold, with the log-log slope in L
+  and a bootstrap interval (replicates resampled within each (network, L)); the ODE's gain
+  beside it. For token-symmetric targets and initial states the untied ODE stays on
+  m_l = m, Q_l = 1 and its right-hand side is the tied one divided by L
+  (``integrate_ode(token_symmetric=True)`` integrates that one token), so the ODE's gain is
+  exactly L at any η — the ODE's best η is then the same for both networks.
+* **Null cases.** Token-antisymmetric targets (z₁ − z₂, (z₁² − z₂²)/√2) are invisible to the
+  tied student (SIE ∞: the loss does not depend on m); the untied one learns them
+  (w_1 → w*, w_2 → −w*: mean_l m_l stays 0, so the untied overlap shown is the RMS one).
+* **Attention.** The trace-reduced attention student vs the untied square-activation network
+  on (1/√L)Σ h₂(z*_l), L = 3..9, one η for both (the authors' comparison).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+from ..hermite import sie
+from ..io import load_result, save_result
+from ..ode import escape_time, integrate_ode
+from ..problems import Problem
+from ..sgd import simulate
+from .common import ProgressLog, bootstrap_slope, crossing_time, loglog_slope, seed_key
+
+EXPERIMENT = "tied_untied"
+NETWORKS = ("tied", "untied")
+PROTOCOLS = ("same_lr", "best_lr")
+#: escape thresholds: the authors' 2/√d and the macroscopic escape_level
+THRESHOLDS = ("authors", "macro")
+
+
+# --- problems, points, files -------------------------------------------------------------------
+def problem(spec: dict, L: int, network: str) -> Problem:
+    """The (target, activation) of a case or null run as a tied or untied feed-forward student."""
+    try:
+        return Problem(L=int(L), target=spec["target"], student=network, activation=spec.get("activation", "relu"))
+    except ValueError as err:
+        raise ValueError(f"config {EXPERIMENT} (target {spec['target']}, L={L}, {network}): {err}") from None
+
+
+def attention_problem(spec: dict, L: int, network: str) -> Problem:
+    """Part 4: attention with the trace reduction ("attention") or the untied network ("untied")."""
+    if network == "attention":
+        return Problem(L=int(L), target=spec["target"], student="attention", reduction="trace")
+    return Problem(L=int(L), target=spec["target"], student="untied", activation=spec["activation"])
+
+
+def stems(config, kind):
+    """Result stems: "ode" per case, "sgd" per (case, protocol, network), "null" per run,
+    "attention" per network."""
+    root = f"{config['results_dir']}/{EXPERIMENT}"
+    section = config[EXPERIMENT]
+    if kind == "ode":
+        return {c: f"{root}/ode_{c}" for c in section["cases"]}
+    if kind == "sgd":
+        return {(c, p, n): f"{root}/sgd_{c}_{p}_{n}" for c in section["cases"] for p in PROTOCOLS
+                for n in NETWORKS}
+    if kind == "null":
+        return {r: f"{root}/null_{r}" for r in section["null_targets"]["runs"]}
+    if kind == "attention":
+        return {n: f"{root}/attention_{n}" for n in ("attention", "untied")}
+    raise ValueError(f"kind={kind!r} is unknown; allowed: ode, sgd, null, attention")
+
+
+def initial_overlap(spec: dict, d: int) -> float:
+    """m₀ = sign·d^(−1/2) for every token (``m0_sign`` of the case, default +1)."""
+    return float(spec.get("m0_sign", 1)) * d ** -0.5
+
+
+def overlap_curves(run) -> np.ndarray:
+    """Per-replicate overlap curves (R, K): tied |m|; untied (mean_l m_l²)^(1/2)."""
+    if run.m_tokens is None:
+        return np.abs(run.m)
+    return np.sqrt(np.mean(run.m_tokens ** 2, axis=2))
+
+
+# --- ODE: best learning rates and escape times -------------------------------------------------
+#: the ODE gives up when the overlap falls to this fraction of |m₀| (the noise has won)
+GIVE_UP = 0.25
+
+
+def _ode_steps(prob, d, lr, level, m0, t_max):
+    kwargs = {"token_symmetric": True, "overlap": "rms"} if not prob.tied else {}
+    return escape_time(prob, d, lr, level, m0, t_max=t_max, give_up_below=GIVE_UP * abs(m0), **kwargs)
+
+
+def best_learning_rate(prob, d, level, m0, bounds, t_max):
+    """η in ``bounds`` minimising the ODE's steps to ``level`` (bounded search in log η).
+
+    Returns (η, steps); steps is inf when no η in the bounds escapes by ``t_max``.
+    """
+    def cost(log_lr):
+        steps = _ode_steps(prob, d, math.exp(log_lr), level, m0, t_max)
+        return math.log(steps) if math.isfinite(steps) else 1e3 + log_lr  # no escape: push towards smaller η
+
+    res = minimize_scalar(cost, bounds=(math.log(bounds[0]), math.log(bounds[1])), method="bounded",
+                          options={"xatol": 0.02})
+    lr = float(math.exp(res.x))
+    return lr, _ode_steps(prob, d, lr, level, m0, t_max)
+
+
+def ode_case(config, case: str, out_stem, log=None) -> None:
+    """For every ODE L of a case: best η per network, and escape steps at both thresholds under both protocols."""
+    section = config[EXPERIMENT]
+    spec = section["cases"][case]
+    d, level = int(spec["d"]), float(section["escape_level"])
+    m0 = initial_overlap(spec, d)
+    Ls = np.array(sorted(set(spec["Ls"]) | set(spec.get("ode_Ls", []))), dtype=int)
+    levels = {"authors": 2 / math.sqrt(d), "macro": level}
+    t_max = float(spec["ode_t_max"])
+    progress = ProgressLog(log, f"{EXPERIMENT} ODE {case}")
+    lr = {p: np.zeros((len(NETWORKS), Ls.size)) for p in PROTOCOLS}
+    steps = {(p, k): np.zeros((len(NETWORKS), Ls.size)) for p in PROTOCOLS for k in THRESHOLDS}
+    for j, L in enumerate(Ls):
+        for i, net in enumerate(NETWORKS):
+            prob = problem(spec, L, net)
+            lr["same_lr"][i, j] = float(spec["same_lr"])
+            # the untied ODE (token-symmetric state) is the tied one slowed by L at every η, so
+            # its best η is the tied one (tests/test_tied_untied.py checks the two searches agree)
+            # best_lr_factor < 1 backs off from a cliff: at SIE 3 the ODE's escape time falls
+            # with η until the noise wins, so its minimiser sits on the edge of non-escape
+            lr["best_lr"][i, j] = (float(spec.get("best_lr_factor", 1.0))
+                                   * best_learning_rate(prob, d, level, m0, spec["lr_search"], t_max)[0]
+                                   if net == "tied" else lr["best_lr"][0, j])
+            for p in PROTOCOLS:
+                for k in THRESHOLDS:
+                    steps[(p, k)][i, j] = _ode_steps(prob, d, lr[p][i, j], levels[k], m0, t_max)
+        progress.note(f"L={L}: best η tied {lr['best_lr'][0, j]:.4g}, untied {lr['best_lr'][1, j]:.4g}; "
+                      f"macro steps same η {steps[('same_lr', 'macro')][:, j].tolist()}, "
+                      f"best η {steps[('best_lr', 'macro')][:, j].tolist()}")
+    arrays = {"Ls": Ls, **{f"lr_{p}": v for p, v in lr.items()},
+              **{f"steps_{p}_{k}": v for (p, k), v in steps.items()}}
+    save_result(out_stem, arrays, {"experiment": EXPERIMENT, "case": case, "d": d, "m0": m0,
+                                   "levels": levels, "config": spec})
+
+
+def _ode_lookup(config, case, protocol, network, L):
+    data, _ = load_result(stems(config, "ode")[case])
+    j = int(np.nonzero(data["Ls"] == L)[0][0])
+    i = NETWORKS.index(network)
+    return float(data[f"lr_{protocol}"][i, j]), float(data[f"steps_{protocol}_macro"][i, j])
+
+
+# --- SGD --------------------------------------------------------------------------------------
+def sgd_point(config, case: str, protocol: str, network: str, out_stem, log=None) -> None:
+    """SGD replicates of one (case, protocol, network) at every L of the case."""
+    section = config[EXPERIMENT]
+    spec = section["cases"][case]
+    d, level = int(spec["d"]), float(section["escape_level"])
+    replicates = int(section["replicates"])
+    m0 = initial_overlap(spec, d)
+    progress = ProgressLog(log, f"{EXPERIMENT} {case} {protocol} {network} d={d} ({replicates} replicates)")
+    arrays, lrs, horizons = {}, {}, {}
+    for L in spec["Ls"]:
+        prob = problem(spec, L, network)
+        lr, ode_steps = _ode_lookup(config, case, protocol, network, L)
+        if not math.isfinite(ode_steps):
+            raise ValueError(f"config {EXPERIMENT}.cases.{case}: the ODE does not escape at L={L}, "
+                             f"{network}, {protocol} (η = {lr:.4g}) by ode_t_max; change same_lr or lr_search")
+        steps = int(math.ceil(float(section["horizon"]) * ode_steps))
+        key = seed_key(config["seed"], EXPERIMENT, case, protocol, network, int(L))
+        progress.note(f"L={L}: η = {lr:.5g}, up to {steps} steps")
+        run = simulate(prob, d, lr, steps, replicates, seed=key, engine=config["engine"], m0=m0,
+                       threshold=level, stop_at_threshold=True,
+                       points_per_decade=section["points_per_decade"], progress=progress)
+        arrays[f"steps_L{L}"] = run.steps
+        arrays[f"overlap_L{L}"] = overlap_curves(run)
+        lrs[int(L)], horizons[int(L)] = lr, steps
+    save_result(out_stem, arrays, {"experiment": EXPERIMENT, "case": case, "protocol": protocol,
+                                   "network": network, "d": d, "m0": m0, "lr": lrs, "horizon_steps": horizons,
+                                   "replicates": replicates, "engine": config["engine"],
+                                   "escape_level": level, "config": spec})
+
+
+def escape_samples(steps, curves, level):
+    """Crossing of the replicate-mean curve, and per-replicate crossings (inf: not reached)."""
+    mean = crossing_time(steps, curves.mean(axis=0), level)
+    each = np.array([crossing_time(steps, c, level) for c in curves])
+    return mean, np.where(np.isnan(each), np.inf, each)
+
+
+def _mean_crossing(steps, curves, level):
+    t = crossing_time(steps, curves.mean(axis=0), level)
+    return math.inf if math.isnan(t) else t
+
+
+# --- null cases -----------------------------------------------------------------------------------
+def null_point(config, run_name: str, out_stem, log=None) -> None:
+    """Tied and untied SGD (no stopping) and their ODEs on one antisymmetric target."""
+    section = config[EXPERIMENT]
+    spec = section["null_targets"]["runs"][run_name]
+    d, L, lr = int(spec["d"]), int(spec["L"]), float(spec["lr"])
+    steps = int(round(float(spec["t_max"]) * d))
+    replicates = int(section["replicates"])
+    progress = ProgressLog(log, f"{EXPERIMENT} null {run_name} d={d} L={L} ({replicates} replicates)")
+    arrays, sies = {}, {}
+    horizon = float(spec["t_max"])
+    t_eval = np.unique(np.clip(np.concatenate([[0.0], np.logspace(math.log10(1.0 / d), math.log10(horizon), 300)]),
+                               0.0, horizon))
+    for net in NETWORKS:
+        prob = problem(spec, L, net)
+        key = seed_key(config["seed"], EXPERIMENT, "null", run_name, net)
+        run = simulate(prob, d, lr, steps, replicates, seed=key, engine=config["engine"], m0=d ** -0.5,
+                       points_per_decade=section["points_per_decade"], progress=progress)
+        arrays[f"steps_{net}"] = run.steps
+        arrays[f"overlap_{net}"] = overlap_curves(run)
+        kwargs = {} if prob.tied else {"overlap": "rms"}
+        sol = integrate_ode(prob, lr, d ** -0.5, t_max=float(spec["t_max"]), t_eval=t_eval, **kwargs)
+        arrays[f"ode_t_{net}"], arrays[f"ode_m_{net}"] = sol.t, np.abs(sol.m)
+        sies[net] = sie(prob)
+        progress.note(f"{net}: SIE {sies[net]}, final mean overlap {arrays[f'overlap_{net}'][:, -1].mean():.4f}")
+    save_result(out_stem, arrays, {"experiment": EXPERIMENT, "run": run_name, "d": d, "L": L, "lr": lr,
+                                   "steps": steps, "replicates": replicates, "sie": sies, "config": spec})
+
+
+# --- attention vs untied square network --------------------------------------------------------------
+def attention_point(config, network: str, out_stem, log=None) -> None:
+    """Part 4: SGD and ODE escape of one network at every L, one η for both networks."""
+    section = config[EXPERIMENT]
+    spec = section["attention"]
+    d, lr, level = int(spec["d"]), float(spec["lr"]), float(section["escape_level"])
+    replicates = int(section["replicates"])
+    m0 = d ** -0.5
+    progress = ProgressLog(log, f"{EXPERIMENT} attention part, {network}, d={d} ({replicates} replicates)")
+    arrays, meta_L = {}, {}
+    quad = {"qmc_log2": int(spec["qmc_log2"])}
+    for L in spec["Ls"]:
+        prob = attention_problem(spec, L, network)
+        kwargs = {"token_symmetric": True, "overlap": "rms"} if not prob.tied else {"quadrature": quad}
+        t_ode = float(spec["ode_t_max"])
+        sol = integrate_ode(prob, lr, m0, t_max=t_ode, threshold=level, stop_at_threshold=True, **kwargs)
+        ode_macro = sol.crossing_time * d
+        ode_authors = crossing_time(sol.t * d, np.abs(sol.m), 2 / math.sqrt(d))
+        if not math.isfinite(ode_macro):
+            raise ValueError(f"config {EXPERIMENT}.attention: the ODE of {network} at L={L} does not escape "
+                             f"by ode_t_max={t_ode}")
+        steps = int(math.ceil(float(spec.get("horizon", section["horizon"])) * ode_macro))
+        key = seed_key(config["seed"], EXPERIMENT, "attention", network, int(L))
+        progress.note(f"L={L}: ODE escape {ode_macro:.4g} steps; SGD up to {steps} steps")
+        run = simulate(prob, d, lr, steps, replicates, seed=key, engine=config["engine"], m0=m0,
+                       threshold=level, stop_at_threshold=True,
+                       points_per_decade=section["points_per_decade"], progress=progress)
+        arrays[f"steps_L{L}"] = run.steps
+        arrays[f"overlap_L{L}"] = overlap_curves(run)
+        arrays[f"ode_t_L{L}"], arrays[f"ode_m_L{L}"] = sol.t, np.abs(sol.m)
+        meta_L[int(L)] = {"ode_macro": ode_macro, "ode_authors": ode_authors, "horizon": steps,
+                          "sie": sie(prob)}
+    save_result(out_stem, arrays, {"experiment": EXPERIMENT, "network": network, "d": d, "lr": lr,
+                                   "m0": m0, "replicates": replicates, "escape_level": level,
+                                   "per_L": meta_L, "config": spec})
+
+
+# --- numbers ---------------------------------------------------------------------------------------
+def _levels(config, d):
+    return {"authors": 2 / math.sqrt(d), "macro": float(config[EXPERIMENT]["escape_level"])}
+
+
+def summarise(config) -> dict:
+    """Key numbers: escape steps per (case, protocol, network, L), gains and fitted exponents
+    (SGD with bootstrap interval, ODE), null-case final overlaps, attention escape steps."""
+    section = config[EXPERIMENT]
+    seed = int(config["seed"])
+    rows, fits = [], []
+    for case, spec in section["cases"].items():
+        d = int(spec["d"])
+        levels = _levels(config, d)
+        ode, _ = load_result(stems(config, "ode")[case])
+        Ls = [int(L) for L in spec["Ls"]]
+        sgd_sie = sie(problem(spec, Ls[-1], "tied"))
+        for protocol in PROTOCOLS:
+            data = {n: load_result(stems(config, "sgd")[(case, protocol, n)]) for n in NETWORKS}
+            for L in Ls:
+                row = {"case": case, "protocol": protocol, "L": L, "d": d}
+                for n in NETWORKS:
+                    arr, meta = data[n]
+                    steps, curves = arr[f"steps_L{L}"].astype(float), arr[f"overlap_L{L}"]
+                    j = int(np.nonzero(ode["Ls"] == L)[0][0])
+                    row[f"lr_{n}"] = meta["lr"][str(L)] if str(L) in meta["lr"] else meta["lr"][L]
+                    for k, lev in levels.items():
+                        row[f"steps_{n}_{k}"] = _mean_crossing(steps, curves, lev)
+                        row[f"ode_{n}_{k}"] = float(ode[f"steps_{protocol}_{k}"][NETWORKS.index(n), j])
+                    _, each = escape_samples(steps, curves, levels["macro"])
+                    row[f"median_{n}_macro"] = float(np.median(each))
+                    row[f"escaped_{n}"] = int(np.isfinite(each).sum())
+                    row[f"replicates_{n}"] = int(each.size)
+                for k in THRESHOLDS:
+                    row[f"gain_{k}"] = row[f"steps_untied_{k}"] / row[f"steps_tied_{k}"]
+                    row[f"gain_ode_{k}"] = row[f"ode_untied_{k}"] / row[f"ode_tied_{k}"]
+                rows.append(row)
+            for k, lev in levels.items():
+                samples = {(n, L): (data[n][0][f"steps_L{L}"].astype(float), data[n][0][f"overlap_L{L}"])
+                           for n in NETWORKS for L in Ls}
+
+                def gains(pick):
+                    return np.array([_mean_crossing(*pick("untied", L), lev) / _mean_crossing(*pick("tied", L), lev)
+                                     for L in Ls])
+
+                point = gains(lambda n, L: samples[(n, L)])
+                slope, low, high = bootstrap_slope(Ls, samples, gains, seed=seed)
+                mine = [r for r in rows if r["case"] == case and r["protocol"] == protocol]
+                ode_gain = np.array([r[f"gain_ode_{k}"] for r in mine])
+                ode_Ls = ode["Ls"].astype(float)
+                with np.errstate(invalid="ignore"):     # inf/inf where the ODE does not escape
+                    ode_all = ode[f"steps_{protocol}_{k}"][1] / ode[f"steps_{protocol}_{k}"][0]
+                fits.append({"case": case, "protocol": protocol, "threshold": k, "level": lev,
+                             "target": spec["target"], "activation": spec.get("activation", "relu"),
+                             "sie": sgd_sie, "d": d, "Ls": Ls, "gain": point.tolist(),
+                             "exponent_sgd": slope, "exponent_sgd_low": low, "exponent_sgd_high": high,
+                             "exponent_ode": loglog_slope(Ls, ode_gain),
+                             "exponent_ode_all": loglog_slope(ode_Ls, ode_all),
+                             "ode_Ls": ode_Ls.astype(int).tolist(), "ode_gain": ode_all.tolist()})
+    null = []
+    for name, stem in stems(config, "null").items():
+        arr, meta = load_result(stem)
+        entry = {"run": name, "target": meta["config"]["target"], "L": meta["L"], "d": meta["d"],
+                 "lr": meta["lr"], "steps": meta["steps"], "noise_level": meta["d"] ** -0.5}
+        for n in NETWORKS:
+            curves = arr[f"overlap_{n}"]
+            entry[f"sie_{n}"] = meta["sie"][n]
+            entry[f"final_overlap_{n}"] = float(curves[:, -1].mean())
+            entry[f"final_overlap_{n}_sd"] = float(curves[:, -1].std(ddof=1))
+            entry[f"max_overlap_{n}"] = float(curves.mean(axis=0).max())
+            entry[f"final_ode_{n}"] = float(arr[f"ode_m_{n}"][-1])
+        null.append(entry)
+    attention = []
+    spec = section["attention"]
+    levels = _levels(config, int(spec["d"]))
+    loaded = {n: load_result(s) for n, s in stems(config, "attention").items()}
+    for L in spec["Ls"]:
+        row = {"L": int(L), "d": int(spec["d"]), "lr": float(spec["lr"])}
+        for n, (arr, meta) in loaded.items():
+            per = meta["per_L"][str(L)] if str(L) in meta["per_L"] else meta["per_L"][int(L)]
+            for k, lev in levels.items():
+                row[f"steps_{n}_{k}"] = _mean_crossing(arr[f"steps_L{L}"].astype(float), arr[f"overlap_L{L}"], lev)
+            row[f"ode_{n}_macro"], row[f"ode_{n}_authors"] = per["ode_macro"], per["ode_authors"]
+            row[f"sie_{n}"] = per["sie"]
+        row["ratio_macro"] = row["steps_untied_macro"] / row["steps_attention_macro"]
+        row["ratio_ode_macro"] = row["ode_untied_macro"] / row["ode_attention_macro"]
+        attention.append(row)
+    return {"escape_level": float(section["escape_level"]), "rows": rows, "fits": fits, "null": null,
+            "attention": attention}
+
+
+def fit_of(numbers, case, protocol, threshold) -> dict:
+    """The fit record of one (case, protocol, threshold) in a ``summarise`` record."""
+    for f in numbers["fits"]:
+        if (f["case"], f["protocol"], f["threshold"]) == (case, protocol, threshold):
+            return f
+    raise KeyError((case, protocol, threshold))
+
+
+# --- figures ------------------------------------------------------------------------------------
+FIGURE_NAMES = ("escape", "gain", "null", "attention")
+_PROTOCOL_TEXT = {"same_lr": "same η for both", "best_lr": "best η per network (ODE)"}
+
+
+def _sie_text(k) -> str:
+    return "∞" if k is None or (isinstance(k, float) and math.isinf(k)) else str(k)
+
+
+def _case_title(spec, k, d):
+    return f"{spec['target']}, {spec.get('activation', 'relu')} students, SIE {_sie_text(k)}, d = {d}"
+
+
+def plot_escape(config, numbers, out_paths) -> None:
+    """Rows: cases; columns: protocols. Escape steps vs L (SGD mean-curve crossings, ODE lines)."""
+    from ..plotting import PALETTE, new_figure, save_figure
+    import matplotlib.pyplot as plt
+
+    section = config[EXPERIMENT]
+    cases = list(section["cases"])
+    fig, axes = new_figure(ncols=2, nrows=len(cases), width=9.0, height=3.0 * len(cases), squeeze=False)
+    ode_files = stems(config, "ode")
+    for r, case in enumerate(cases):
+        spec = section["cases"][case]
+        ode, _ = load_result(ode_files[case])
+        for c, protocol in enumerate(PROTOCOLS):
+            ax = axes[r, c]
+            rows = [x for x in numbers["rows"] if x["case"] == case and x["protocol"] == protocol]
+            Ls = np.array([x["L"] for x in rows], float)
+            k = fit_of(numbers, case, protocol, "macro")["sie"]
+            for i, net in enumerate(NETWORKS):
+                colour = PALETTE[i]
+                for thr, marker, fill in (("macro", "o", colour), ("authors", "s", "none")):
+                    y = np.array([x[f"steps_{net}_{thr}"] for x in rows])
+                    level = fit_of(numbers, case, protocol, thr)["level"]
+                    ax.plot(Ls, y, marker, color=colour, mfc=fill, ms=4,
+                            label=f"{net} SGD, mean overlap = {level:.3g}")
+                    ax.plot(ode["Ls"], ode[f"steps_{protocol}_{thr}"][i], color=colour, lw=1.2, alpha=0.6,
+                            ls="-" if thr == "macro" else ":")
+                med = np.array([x[f"median_{net}_macro"] for x in rows])
+                ax.plot(Ls, med, "x", color=colour, ms=4, label=f"{net} SGD, median replicate")
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("L")
+            ax.set_ylabel("escape steps")
+            ax.set_title(f"{_case_title(spec, k, spec['d'])}\n{_PROTOCOL_TEXT[protocol]}; ODE lines", fontsize=7)
+            ax.legend(fontsize=5, frameon=False, loc="upper left")
+    for path in out_paths:
+        save_figure(fig, path)
+    plt.close(fig)
+
+
+def plot_gain(config, numbers, out_paths) -> None:
+    """One panel per case: gain vs L, both protocols and thresholds, ODE gain, L and L² guides."""
+    from ..plotting import PALETTE, new_figure, save_figure
+    import matplotlib.pyplot as plt
+
+    section = config[EXPERIMENT]
+    cases = list(section["cases"])
+    fig, axes = new_figure(ncols=len(cases), nrows=1, width=4.0 * len(cases), height=3.6, squeeze=False)
+    for c, case in enumerate(cases):
+        ax = axes[0, c]
+        spec = section["cases"][case]
+        all_L = []
+        for p, protocol in enumerate(PROTOCOLS):
+            for thr, marker in (("macro", "o"), ("authors", "s")):
+                fit = fit_of(numbers, case, protocol, thr)
+                colour = PALETTE[2 * p + (thr == "authors")]
+                ax.plot(fit["Ls"], fit["gain"], marker, color=colour, ms=4,
+                        label=f"SGD, {_PROTOCOL_TEXT[protocol]}, m̄ = {fit['level']:.3g}: "
+                              f"L^{fit['exponent_sgd']:.2f} [{fit['exponent_sgd_low']:.2f}, {fit['exponent_sgd_high']:.2f}]")
+                all_L += fit["Ls"] + fit["ode_Ls"]
+            fit = fit_of(numbers, case, protocol, "macro")
+            ode_L, ode_gain = np.array(fit["ode_Ls"], float), np.array(fit["ode_gain"], float)
+            ok = np.isfinite(ode_gain) & (ode_gain > 0)     # the ODE may not escape beyond the SGD range
+            ax.plot(ode_L[ok], ode_gain[ok], color=PALETTE[2 * p], lw=1.5, alpha=0.6,
+                    ls="-" if p == 0 else "--",
+                    label=f"ODE, {_PROTOCOL_TEXT[protocol]}: L^{fit['exponent_ode_all']:.2f}")
+        grid = np.geomspace(min(all_L), max(all_L), 50)
+        ax.plot(grid, grid, color="0.5", lw=0.8, ls=":", label="∝ L")
+        ax.plot(grid, grid ** 2 / grid[0], color="0.2", lw=0.8, ls="-.", label="∝ L²")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("L")
+        ax.set_ylabel("gain T_untied / T_tied")
+        ax.set_title(_case_title(spec, fit["sie"], spec["d"]), fontsize=7)
+        ax.legend(fontsize=5, frameon=False, loc="upper left")
+    for path in out_paths:
+        save_figure(fig, path)
+    plt.close(fig)
+
+
+def plot_null(config, numbers, out_paths) -> None:
+    """One panel per null run: overlap(t) of tied (noise level) and untied (learns), SGD and ODE."""
+    from ..plotting import PALETTE, new_figure, save_figure
+    import matplotlib.pyplot as plt
+
+    files = stems(config, "null")
+    names = list(files)
+    ncols = min(3, len(names))
+    nrows = -(-len(names) // ncols)
+    fig, axes = new_figure(ncols=ncols, nrows=nrows, width=4.0 * ncols, height=3.2 * nrows, squeeze=False)
+    for idx, name in enumerate(names):
+        ax = axes[idx // ncols, idx % ncols]
+        arr, meta = load_result(files[name])
+        d = meta["d"]
+        for i, net in enumerate(NETWORKS):
+            colour = PALETTE[i]
+            t = arr[f"steps_{net}"] / d
+            keep = t > 0
+            curves = arr[f"overlap_{net}"]
+            for cur in curves:
+                ax.plot(t[keep], cur[keep], color=colour, lw=0.3, alpha=0.35)
+            what = "|m|" if net == "tied" else "(mean_l m_l²)^½"
+            ax.plot(t[keep], curves.mean(axis=0)[keep], color=colour, lw=1.5,
+                    label=f"{net} SGD {what}, SIE {_sie_text(meta['sie'][net])}")
+            tt = arr[f"ode_t_{net}"]
+            ax.plot(tt[tt > 0], arr[f"ode_m_{net}"][tt > 0], color=colour, lw=1.5, ls="--", alpha=0.7,
+                    label=f"{net} ODE")
+        ax.axhline(d ** -0.5, color="0.5", lw=0.6, ls=":", label="d^(−1/2)")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_ylim(1e-3, 1.5)
+        ax.set_xlabel("t = steps/d")
+        ax.set_ylabel("overlap")
+        ax.set_title(f"{meta['config']['target']}, L = {meta['L']}, d = {d}, η = {meta['lr']:g}", fontsize=7)
+        ax.legend(fontsize=5, frameon=False, loc="upper left")
+    for idx in range(len(names), nrows * ncols):
+        axes[idx // ncols, idx % ncols].set_visible(False)
+    for path in out_paths:
+        save_figure(fig, path)
+    plt.close(fig)
+
+
+def plot_attention(config, numbers, out_paths) -> None:
+    """Escape steps vs L of attention (trace) and the untied square network (SGD and ODE), and m(t)."""
+    from ..plotting import PALETTE, new_figure, save_figure
+    import matplotlib.pyplot as plt
+
+    spec = config[EXPERIMENT]["attention"]
+    rows = numbers["attention"]
+    Ls = np.array([r["L"] for r in rows], float)
+    fig, axes = new_figure(ncols=2, nrows=1, width=9.0, height=3.4, squeeze=False)
+    ax, ax_m = axes[0]
+    files = stems(config, "attention")
+    for i, net in enumerate(("attention", "untied")):
+        colour = PALETTE[i]
+        sies = sorted({_sie_text(r[f"sie_{net}"]) for r in rows})
+        name = "attention (trace)" if net == "attention" else f"untied {spec['activation']}"
+        for thr, marker, fill in (("macro", "o", colour), ("authors", "s", "none")):
+            ax.plot(Ls, [r[f"steps_{net}_{thr}"] for r in rows], marker, color=colour, mfc=fill, ms=4,
+                    label=f"{name} SGD ({'0.5' if thr == 'macro' else '2/√d'}), SIE {'/'.join(sies)}")
+            ax.plot(Ls, [r[f"ode_{net}_{thr}"] for r in rows], color=colour, lw=1.2, alpha=0.6,
+                    ls="-" if thr == "macro" else ":")
+        arr, _ = load_result(files[net])
+        d = int(spec["d"])
+        for j, L in enumerate(spec["Ls"]):
+            t = arr[f"steps_L{L}"] / d
+            keep = t > 0
+            ax_m.plot(t[keep], arr[f"overlap_L{L}"].mean(axis=0)[keep], color=colour, lw=0.6 + 0.3 * j, alpha=0.8,
+                      label=f"{name}, L = {L}" if j in (0, len(spec['Ls']) - 1) else None)
+            tt = arr[f"ode_t_L{L}"]
+            ax_m.plot(tt[tt > 0], arr[f"ode_m_L{L}"][tt > 0], color=colour, lw=0.6 + 0.3 * j, ls="--", alpha=0.5)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("L")
+    ax.set_ylabel("escape steps")
+    ax.set_title(f"{spec['target']}, d = {spec['d']}, η = {spec['lr']:g} for both; ODE lines", fontsize=7)
+    ax.legend(fontsize=5, frameon=False, loc="upper left")
+    ax_m.set_xscale("log")
+    ax_m.set_xlabel("t = steps/d")
+    ax_m.set_ylabel("mean overlap")
+    ax_m.set_title("replicate mean (solid) and ODE (dashed), thicker = larger L", fontsize=7)
+    ax_m.legend(fontsize=5, frameon=False, loc="upper left")
+    for path in out_paths:
+        save_figure(fig, path)
+    plt.close(fig)
+
+
+def plot(config, out_paths) -> None:
+    """The four figures; a path goes to the figure whose name (``tied_untied_<name>``) it carries."""
+    numbers = summarise(config)
+    makers = {"escape": plot_escape, "gain": plot_gain, "null": plot_null, "attention": plot_attention}
+    for name, maker in makers.items():
+        paths = [p for p in out_paths if str(p).rsplit("/", 1)[-1].startswith(f"tied_untied_{name}.")]
+        if paths:
+            maker(config, numbers, paths)
+
+
+def _x(v, fmt=".2f"):
+    return "n/a" if v is None or (isinstance(v, float) and not math.isfinite(v)) else format(v, fmt)
+
+
+def claim_rows(config, numbers) -> list[dict]:
+    """Claims-table row for C4: fitted gain exponent per SIE and protocol, null cases, attention."""
+    parts = []
+    for case, spec in config[EXPERIMENT]["cases"].items():
+        for protocol in PROTOCOLS:
+            f = fit_of(numbers, case, protocol, "macro")
+            a = fit_of(numbers, case, protocol, "authors")
+            parts.append(f"SIE {_sie_text(f['sie'])} ({spec['target']}, d={f['d']}, L={f['Ls'][0]}–{f['Ls'][-1]}), "
+                         f"{_PROTOCOL_TEXT[protocol]}: gain ∝ L^{_x(f['exponent_sgd'])} "
+                         f"[{_x(f['exponent_sgd_low'])}, {_x(f['exponent_sgd_high'])}] at m̄ = {f['level']:g}, "
+                         f"L^{_x(a['exponent_sgd'])} [{_x(a['exponent_sgd_low'])}, {_x(a['exponent_sgd_high'])}] "
+                         f"at 2/√d; ODE L^{_x(f['exponent_ode'])}")
+    null = [f"{n['target']} L={n['L']} d={n['d']}: tied SIE {_sie_text(n['sie_tied'])} ends at "
+            f"{_x(n['final_overlap_tied'], '.3f')} (d^-½ = {n['noise_level']:.3f}), untied SIE "
+            f"{_sie_text(n['sie_untied'])} at {_x(n['final_overlap_untied'], '.2f')}" for n in numbers["null"]]
+    att = ", ".join(f"L={r['L']}: {_x(r['ratio_macro'], '.2g')} (ODE {_x(r['ratio_ode_macro'], '.2g')})"
+                    for r in numbers["attention"])
+    return [{
+        "claim": "C4 tied vs untied",
+        "paper": "gain T_untied/T_tied ∝ L (SIE 1), ∝ L² (SIE 2), ∝ L or constant (SIE ≥ 3); "
+                 "targets the tied model never learns",
+        "measured": ("; ".join(parts) + ". Null targets (final mean overlap): " + "; ".join(null)
+                     + f". Attention (trace) vs untied square on (1/√L)Σh₂, T_untied/T_attention: {att}"
+                     + "; see figures/tied_untied_gain.png, tied_untied_null.png, tied_untied_attention.png"),
+        "command": "snakemake --cores all tied_untied_plot",
+    }]
