@@ -121,20 +121,6 @@ def _rhs_factory(problem, lr, lr_schedule, noise, quadrature, token_symmetric=Fa
             de = (-n * (P.T @ a + ratio * a_xi.sum()) + n * eps * s_aq
                   - noise_factor * 0.5 * n * n * nu * eps)
             return np.concatenate([[dm], de])
-    elif token_symmetric:
-        # all tokens equivalent (symmetric target and initial state): the state (m_l, Q_l) =
-        # (m, Q) for every l is invariant under the untied equations of science.md §5, so one
-        # token's pair (m, Q) is integrated with the full L-token moments at that state
-        def rhs(t, y):
-            m, Q = y[0], y[1]
-            Qc = max(Q, m * m)
-            vec, _ = integ.untied(np.full(L, m), np.full(L, Qc))
-            a_zs, a_z, _, _, a2 = unpack(vec)
-            n, nu, s_az = eta(t), a2.sum(), a_z.sum()
-            dm = -n * a_zs[0] + (n / L) * m * s_az - noise_factor * (n * n / (2 * L)) * m * nu
-            dQ = (-2 * n * a_z[0] + noise_factor * n * n * a2[0] + (2 * n / L) * Q * s_az
-                  - noise_factor * (n * n / L) * Q * nu)
-            return np.array([dm, dQ])
     else:
         def rhs(t, y):
             m, Q = y[:L], y[L:]
@@ -146,6 +132,15 @@ def _rhs_factory(problem, lr, lr_schedule, noise, quadrature, token_symmetric=Fa
             dQ = (-2 * n * a_z + noise_factor * n * n * a2 + (2 * n / L) * Q * s_az
                   - noise_factor * (n * n / L) * Q * nu)
             return np.concatenate([dm, dQ])
+
+        if token_symmetric:
+            # all tokens equivalent (symmetric target and initial state): the state (m_l, Q_l) =
+            # (m, Q) for every l is invariant under the untied equations of science.md §5, so
+            # one token's pair (m, Q) is integrated, with the L-token moments at that state
+            untied_rhs = rhs
+
+            def rhs(t, y):
+                return untied_rhs(t, np.repeat(y, L))[[0, L]]
     return rhs
 
 
