@@ -157,32 +157,30 @@ def fit_exponent(dims, samples, seed=0, statistic=np.median, quantiles=(0.025, 0
         Slope of the statistic, and the bootstrap quantiles (replicates resampled within each
         d), or nans when fewer than two d have a finite statistic.
     """
-    dims = np.asarray(dims, float)
     stats = list(statistic) if isinstance(statistic, (list, tuple)) else [statistic] * len(samples)
-    point = loglog_slope(dims, [f(s) for f, s in zip(stats, samples)])
-    rng = np.random.default_rng(seed)
-    boot = np.array([loglog_slope(dims, [f(s[rng.integers(0, len(s), len(s))]) for f, s in zip(stats, samples)])
-                     for _ in range(BOOTSTRAP)])
-    boot = boot[np.isfinite(boot)]
-    if not math.isfinite(point) or boot.size == 0:
-        return math.nan, math.nan, math.nan
-    return point, float(np.quantile(boot, quantiles[0])), float(np.quantile(boot, quantiles[1]))
-def bootstrap_slope(x, samples: dict, statistic, seed=0, n_boot: int = 1000):
+    slope, low, high = bootstrap_slope(
+        dims, {(i,): s for i, s in enumerate(samples)}, lambda pick: [f(pick(i)) for i, f in enumerate(stats)],
+        seed=seed, n_boot=BOOTSTRAP, quantiles=quantiles)
+    return (slope, low, high) if math.isfinite(low) else (math.nan, math.nan, math.nan)
+
+
+def bootstrap_slope(x, samples: dict, statistic, seed=0, n_boot: int = 1000, quantiles=(0.025, 0.975)):
     """Log-log slope of ``statistic`` against ``x`` with a bootstrap interval over replicates.
 
-    ``samples`` maps keys to ``(steps, curves)`` with one row of ``curves`` per replicate;
-    ``statistic(pick)`` returns the y values at ``x``, reading the data of a key through
-    ``pick(*key)``. Replicates are resampled with replacement within each key. Returns
-    (slope, low, high) with the 2.5 % and 97.5 % quantiles (nans when undefined).
+    ``samples`` maps keys to arrays whose first axis is the replicates; ``statistic(pick)``
+    returns the y values at ``x``, reading the array of a key through ``pick(*key)``.
+    Replicates are resampled with replacement within each key (keys in the dict's order).
+    Returns (slope, low, high) with the ``quantiles`` of the resampled slopes (low and high
+    are nan when no resample gives a finite slope or the slope itself is not finite).
     """
     point = loglog_slope(x, statistic(lambda *key: samples[key]))
     rng = np.random.default_rng(seed)
     boot = []
     for _ in range(n_boot):
-        drawn = {k: (s, c[rng.integers(0, c.shape[0], c.shape[0])]) for k, (s, c) in samples.items()}
+        drawn = {k: c[rng.integers(0, len(c), len(c))] for k, c in samples.items()}
         boot.append(loglog_slope(x, statistic(lambda *key: drawn[key])))
     boot = np.array(boot)
     boot = boot[np.isfinite(boot)]
     if not math.isfinite(point) or boot.size == 0:
         return point, math.nan, math.nan
-    return point, float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))
+    return point, float(np.quantile(boot, quantiles[0])), float(np.quantile(boot, quantiles[1]))

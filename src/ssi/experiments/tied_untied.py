@@ -306,12 +306,13 @@ def summarise(config) -> dict:
                     row[f"gain_ode_{k}"] = row[f"ode_untied_{k}"] / row[f"ode_tied_{k}"]
                 rows.append(row)
             for k, lev in levels.items():
-                samples = {(n, L): (data[n][0][f"steps_L{L}"].astype(float), data[n][0][f"overlap_L{L}"])
-                           for n in NETWORKS for L in Ls}
+                samples = {(n, L): data[n][0][f"overlap_L{L}"] for n in NETWORKS for L in Ls}
 
                 def gains(pick):
-                    return np.array([_mean_crossing(*pick("untied", L), lev) / _mean_crossing(*pick("tied", L), lev)
-                                     for L in Ls])
+                    def crossing(n, L):
+                        return _mean_crossing(data[n][0][f"steps_L{L}"].astype(float), pick(n, L), lev)
+
+                    return np.array([crossing("untied", L) / crossing("tied", L) for L in Ls])
 
                 point = gains(lambda n, L: samples[(n, L)])
                 slope, low, high = bootstrap_slope(Ls, samples, gains, seed=seed)
