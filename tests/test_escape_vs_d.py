@@ -5,7 +5,7 @@ theory laws, and the summary on tiny runs.
   Hermite code) and population loss exactly 1 − m^k; it is even in m for even k only.
 * ``simulate(..., stop_when=...)`` only truncates: the records of a stopped run equal the first
   records of the full run with the same seed, so the mean crossing is the same.
-* The small-m laws with the science §5 schedules are the claim's laws: d^(k−1) for k ≥ 3,
+* The small-m laws with the schedules of docs/theory.md, "The ODE", are the claim's laws: d^(k−1) for k ≥ 3,
   d log² d for k = 2 with η ∝ 1/log d, d for k = 1 with constant η.
 * ``summarise`` on tiny runs: finite times, bars around the point, an interval containing the
   fitted slope, and the explicit engine agreeing with the reduced one within 3 standard errors.

@@ -3,7 +3,7 @@
 What is checked, and how precisely:
 
 * Forward pass: ``Problem.loss_and_grad`` returns ℓ = ½‖f(q) − g(z*)‖² equal to an
-  independent numpy implementation of every target g and student f (science.md §2)
+  independent numpy implementation of every target g and student f (docs/theory.md, "Model and conventions")
   to relative precision ``FORWARD_RTOL`` = 1e-10.
 * Derivative: a_l = ∂ℓ/∂q_l equals the central finite difference of the numpy
   loss (and of the package's own loss) with step ``FD_STEP`` = 1e-5, to

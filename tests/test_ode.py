@@ -1,4 +1,4 @@
-"""The ODE of science.md §5 (ssi.ode): closed forms, and validation against the simulator."""
+"""The ODE of docs/theory.md, "The ODE" (ssi.ode): closed forms, and validation against the simulator."""
 from __future__ import annotations
 
 import math

@@ -1,6 +1,6 @@
 """Population loss and ODE expectations (ssi.population) against Monte Carlo and closed forms.
 
-Monte Carlo samples the state exactly as science.md §3 writes it — z*, ξ i.i.d. N(0, 1),
+Monte Carlo samples the state exactly as docs/theory.md, "Sufficient statistics and population loss", writes it — z*, ξ i.i.d. N(0, 1),
 q = m z* + √(1−m²) ξ + e (untied: z_l = m_l z*_l + √(Q_l − m_l²) ξ_l) — and never uses
 the reparametrisations of the quadrature, so it checks them.
 """

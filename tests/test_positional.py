@@ -2,7 +2,7 @@
 summary on tiny runs.
 
 * The SIE of every landscape panel and of the escape target is what the Hermite code
-  computes, and equals the values stated in the figure captions and README: he2_sum 2 / 2,
+  computes, and equals the values stated in the figure captions and docs/results/positional.md: he2_sum 2 / 2,
   he4_sum 4 / 4 (joint 2 with PE: the pure-e term), he4_sum_plus_diff 4 / 2, with a
   descending leading form for the escape target in both cases.
 * ``positional.hessian`` (central differences of ``population_loss``, step 1e-3) agrees with

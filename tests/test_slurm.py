@@ -1,5 +1,5 @@
 """The workflow's SLURM path, for real: the quick config through workflow/profiles/slurm on a
-single-node SLURM started on this machine (tests/cluster/slurm.py, spec/cluster.md).
+single-node SLURM started on this machine (tests/cluster/slurm.py).
 
 The cluster needs root (apt-get install of slurmctld/slurmd/slurm-client/munge if missing,
 the munge key, /etc/slurm/slurm.conf). CI runs as root: there the test never skips, and a

@@ -1,7 +1,7 @@
 """Claim C4 (ssi.experiments.tied_untied): tied vs untied networks.
 
 * The token-symmetric reduction of the untied ODE (2 equations instead of 2L) equals the full
-  untied ODE, and both equal the tied ODE slowed by L (science.md §5 with m_l = m, Q_l = 1):
+  untied ODE, and both equal the tied ODE slowed by L (docs/theory.md, "The ODE", with m_l = m, Q_l = 1):
   the ODE's gain is L at any η, and the best-η searches of the two networks agree.
 * ``give_up_below`` stops a collapsing ODE without changing a finite escape.
 * The SIEs the figures show: 1, 2, 3 for both networks on the three cases; ∞ for the tied

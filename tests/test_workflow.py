@@ -6,7 +6,7 @@ written into the repository. The quick workflow runs three times in this file: w
 ``--cores 2`` and ``--cores 1`` (module-scoped fixtures that the other tests reuse), and
 once killed and resumed. The numba cache (~/.cache/ssi-numba) is shared with them.
 
-What is checked (design.md, "Workflow"):
+What is checked (docs/workflow.md):
 
 * figures, the manifest and the result arrays do not depend on ``--cores``;
 * a second run on a completed folder does nothing;

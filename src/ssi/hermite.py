@@ -1,4 +1,5 @@
-"""Hermite expansions of targets and students, and the Sequence Information Exponent (science.md §4).
+"""Hermite expansions of targets and students, and the Sequence Information Exponent
+(docs/theory.md, "Hermite expansions and the SIE").
 
 Conventions
 -----------
@@ -427,7 +428,7 @@ def _dot(a, b):
 
 def taylor_coefficients(problem, max_order: int = DEFAULT_MAX_ORDER, *, include_pure_e: bool = True,
                         g_coef=None, **kwargs):
-    """Taylor coefficients of the population loss at the uninformative point (science.md §4).
+    """Taylor coefficients of the population loss at the uninformative point (docs/theory.md, "Hermite expansions and the SIE").
 
     Parameters
     ----------
@@ -708,7 +709,7 @@ def _joint_only(problem, max_order, tol, **kwargs):
 
 def sie(problem, *, max_order: int = DEFAULT_MAX_ORDER, tol: float = DEFAULT_TOL,
         definition: str = "overlap", **kwargs):
-    """Sequence Information Exponent of a (target, student, PE) triple (science.md §4).
+    """Sequence Information Exponent of a (target, student, PE) triple (docs/theory.md, "Hermite expansions and the SIE").
 
     Parameters
     ----------
@@ -720,7 +721,7 @@ def sie(problem, *, max_order: int = DEFAULT_MAX_ORDER, tol: float = DEFAULT_TOL
     definition : {"overlap", "joint"}
         "overlap" (default): lowest degree of a non-zero Taylor coefficient of R at
         (m, e) = (0, 0) involving ``m``. "joint": lowest degree of any non-zero
-        coefficient, pure-``e`` monomials included (the literal reading of science.md §4).
+        coefficient, pure-``e`` monomials included (the literal reading of "the joint Taylor expansion").
 
     Returns
     -------

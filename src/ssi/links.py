@@ -14,7 +14,7 @@ Scratch space is one preallocated array ``mats`` (4, L, L), indexed in place
 (no slicing in the hot path: every slice of a numba array costs an atomic
 reference count), and scalar outputs travel as floats.
 
-Conventions (science.md §2): ``y = g(z*)``, ``ŷ = f(q)``, per-sample loss
+Conventions (docs/theory.md, "Model and conventions"): ``y = g(z*)``, ``ŷ = f(q)``, per-sample loss
 ``ℓ = ½‖ŷ − y‖²`` (squared Frobenius norm for matrix outputs), and the
 per-token derivative ``a_l = ∂ℓ/∂q_l``.
 """

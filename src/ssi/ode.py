@@ -1,4 +1,4 @@
-"""The high-dimensional ODE of one-pass spherical SGD (science.md §5) and escape times.
+"""The high-dimensional ODE of one-pass spherical SGD (docs/theory.md, "The ODE") and escape times.
 
 Time is ``t = steps/d``. Tied students evolve ``(m, ε)`` (``ε``: PE coordinates, e.g.
 ``e_1`` for opposite PE, see :mod:`ssi.population`); with ``a_l = ∂ℓ/∂q_l``,
@@ -7,7 +7,7 @@ Time is ``t = steps/d``. Tied students evolve ``(m, ε)`` (``ε``: PE coordinate
     dm/dt   = −η E[Σ a_l z*_l] + η m E[Σ a_l q_l] − (η²/2) ν m
     dε_j/dt = −η (Σ_l P_lj E[a_l] + (ε_j/s) E[Σ a_l ξ_l]) + η ε_j E[Σ a_l q_l] − (η²/2) ν ε_j
 
-which is science.md §5's ``−η(∂_m R − mΛ) − (η²/2)νm`` and
+which is the theory's ``−η(∂_m R − mΛ) − (η²/2)νm`` and
 ``−η((PPᵀ∇_e R)_l − e_l Λ) − (η²/2)ν e_l`` rewritten (the term ``(ε_j/s) E[Σ a ξ]`` is
 ``E[a_l x_l·p_j √d]`` by Gaussian conditioning, and collecting terms gives ``Λ``).
 Untied feed-forward students evolve ``(m_l, Q_l)`` with the §5 equations.
@@ -67,7 +67,7 @@ class ODESolution:
 
 
 def sie_learning_rate(d: float, k: float, base: float = 1.0) -> float:
-    """Learning rate η(d) for the escape at SIE ``k`` (science.md §5).
+    """Learning rate η(d) for the escape at SIE ``k`` (docs/theory.md, "The ODE").
 
     ``base`` for k = 1; ``base / log d`` for k = 2; ``base · d^(−(k−2)/2)`` for k ≥ 3,
     so that the drift ``η c_k m^(k−1)`` beats the noise ``(η²/2) ν m`` at m ≈ d^(−1/2).
@@ -135,7 +135,7 @@ def _rhs_factory(problem, lr, lr_schedule, noise, quadrature, token_symmetric=Fa
 
         if token_symmetric:
             # all tokens equivalent (symmetric target and initial state): the state (m_l, Q_l) =
-            # (m, Q) for every l is invariant under the untied equations of science.md §5, so
+            # (m, Q) for every l is invariant under the untied equations (docs/theory.md, "The ODE"), so
             # one token's pair (m, Q) is integrated, with the L-token moments at that state
             untied_rhs = rhs
 
@@ -150,7 +150,7 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
                   max_step: float = np.inf, quadrature: dict | None = None,
                   token_symmetric: bool = False, overlap: str = "mean",
                   give_up_below: float | None = None) -> ODESolution:
-    """Integrate the ODE of science.md §5 with ``scipy.integrate.solve_ivp``.
+    """Integrate the ODE (docs/theory.md, "The ODE") with ``scipy.integrate.solve_ivp``.
 
     Parameters
     ----------

@@ -1,9 +1,9 @@
 """Semantic/positional landscape of the mixture target and its phase classification (claim C5).
 
-Problem (science.md §1 C5, §7): L = 2, target ``T = (1−ω) S(z*) + ω A(a)`` with
+Problem (claim C5; docs/theory.md, "Semantic and positional phases"): L = 2, target ``T = (1−ω) S(z*) + ω A(a)`` with
 ``S(z) = softmax_row(z zᵀ)`` and ``A(a) = softmax_row([[a², −a²], [−a², a²]])``; attention
 student ``F = softmax_row(q qᵀ)``, opposite PE (``q = z + e·(1, −1)``), identity reduction,
-loss ``ℓ = ½‖T − F‖²_F``. With ``z = m z* + √(1−m²) ξ`` (science.md §3):
+loss ``ℓ = ½‖T − F‖²_F``. With ``z = m z* + √(1−m²) ξ`` (docs/theory.md, "Sufficient statistics and population loss"):
 
     R(e, m; a, ω) = ½ (1−ω)² E‖S‖² + ½ ω² ‖A‖² + ω(1−ω) ⟨E S, A⟩
                     + ½ N(e) − (1−ω) C(e, m) − ω ⟨A, M(e)⟩,
@@ -60,7 +60,7 @@ REGION_NAMES = (
 
 
 def pattern(a: float) -> np.ndarray:
-    """A(a) = softmax_row([[a², −a²], [−a², a²]]) (science.md §7)."""
+    """A(a) = softmax_row([[a², −a²], [−a², a²]]) (the authors' pattern)."""
     x = 1.0 / (1.0 + math.exp(-2.0 * a * a))
     return np.array([[x, 1.0 - x], [1.0 - x, x]])
 
@@ -481,7 +481,7 @@ def phase_diagram(land: Landscape, grid: PolarGrid, a_values, omega_values, prog
 
 def region_areas(diagram: PhaseDiagram) -> dict:
     """Fraction of the (a, ω) grid in each of the eight regions and in the five named ones of
-    science.md §1 C5 (misaligned: semantic global minimum, positional lowest-curvature direction)."""
+    claim C5 (misaligned: semantic global minimum, positional lowest-curvature direction)."""
     reg = diagram.region
     total = reg.size
     areas = {name: float(np.sum(reg == code)) / total for code, name in enumerate(REGION_NAMES)}

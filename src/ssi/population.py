@@ -1,8 +1,9 @@
-"""Population loss R(m, e) and the Gaussian expectations behind the ODE (science.md §3, §5).
+"""Population loss R(m, e) and the Gaussian expectations behind the ODE
+(docs/theory.md, "Sufficient statistics and population loss" and "The ODE").
 
 State conventions
 -----------------
-Tied students (attention, tied feed-forward, matched), science.md §3:
+Tied students (attention, tied feed-forward, matched), docs/theory.md, "Sufficient statistics and population loss":
     ``m = w·w*/d`` and the positional-encoding overlaps ``e``. The per-token shifts are
     ``e_l = p_l·w/√d``; they are given through their coordinates ``ε`` in the orthonormal
     basis of span(p_1..p_L) of :meth:`Problem.pe_matrix` (``e_tokens = P ε``):
@@ -256,7 +257,7 @@ def _is_feedforward(problem) -> bool:
 # --- the moments -------------------------------------------------------------------
 @dataclass(frozen=True)
 class Moments:
-    """Gaussian expectations at a set of states (science.md §5).
+    """Gaussian expectations at a set of states (docs/theory.md, "The ODE").
 
     Attributes
     ----------
@@ -687,7 +688,7 @@ def _pack(results, shape, L):
 
 
 def population_loss(problem, m, e=0.0, *, Q=None, n_points=None, method="auto", **kwargs):
-    """Population loss ``R = E ½‖f(q) − g(z*)‖²`` (science.md §3), vectorised over states.
+    """Population loss ``R = E ½‖f(q) − g(z*)‖²`` (docs/theory.md, "Sufficient statistics and population loss"), vectorised over states.
 
     Parameters
     ----------
@@ -708,7 +709,7 @@ def population_loss(problem, m, e=0.0, *, Q=None, n_points=None, method="auto", 
 
 
 def population_gradient(problem, m, e=0.0, **kwargs):
-    """Gradient of the tied population loss in ``(m, ε)`` on the sphere (science.md §5).
+    """Gradient of the tied population loss in ``(m, ε)`` on the sphere (docs/theory.md, "The ODE").
 
     ``∂_m R = E[Σ_l a_l (z*_l − m ξ_l/√(1−m²))]`` and ``∂R/∂ε_j = Σ_l P_lj E[a_l]`` where
     ``ε`` are the PE coordinates (opposite PE: ``e_1``).

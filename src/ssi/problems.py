@@ -87,7 +87,7 @@ def _check_name(parameter: str, value, registry) -> None:
 
 @dataclass(frozen=True)
 class Problem:
-    """A sequence single-index learning problem (science.md §2).
+    """A sequence single-index learning problem (docs/theory.md, "Model and conventions").
 
     Parameters
     ----------
@@ -226,7 +226,7 @@ class Problem:
 
     @property
     def subspace_dim(self) -> int:
-        """r = dim span(w*, p_1..p_L): 1 + rank of the PE (science.md §6)."""
+        """r = dim span(w*, p_1..p_L): 1 + rank of the PE (docs/theory.md, "The reduced simulator")."""
         return 1 + self.pe_matrix().shape[1]
 
     def min_dimension(self) -> int:

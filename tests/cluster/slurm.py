@@ -1,6 +1,6 @@
 """A real single-node SLURM on the test machine, for testing the workflow's SLURM path.
 
-Recipe (spec/cluster.md): Debian packages ``slurmctld slurmd slurm-client munge``; a munge
+Recipe: Debian packages ``slurmctld slurmd slurm-client munge``; a munge
 key and ``munged`` running as the munge user; a minimal /etc/slurm/slurm.conf (no
 accounting, linuxproc process tracking, cons_tres with core and memory scheduling, one node
 with this machine's CPUs and ~80 % of its memory, one default partition); ``slurmctld`` then

@@ -1,4 +1,4 @@
-"""The claims table: each claim of the paper (science.md §1) next to what this repository measured."""
+"""The claims table: each claim of the paper (C1–C6) next to what this repository measured."""
 from __future__ import annotations
 
 import importlib
@@ -18,7 +18,7 @@ def claims_table(config, numbers_files) -> str:
     for path in sorted(numbers_files):
         module = importlib.import_module(f"ssi.experiments.{Path(path).stem}")
         rows += module.claim_rows(config, load_numbers(path))
-    # in the order of science.md §1 (C1 … C6); a result's own rows keep their order
+    # in claim order (C1 … C6); a result's own rows keep their order
     rows.sort(key=lambda row: _claim_number(row["claim"]))
     lines = ["| claim | the paper says | this repository measured | regenerate with |",
              "|---|---|---|---|"]

@@ -26,7 +26,7 @@ def problem_from_spec(spec: dict, where: str) -> Problem:
 
 
 def learning_rate(schedule: dict, d: int) -> float:
-    """η(d) from a schedule mapping (science.md §5).
+    """η(d) from a schedule mapping (docs/theory.md, "The ODE").
 
     ``{"lr": η0}`` or ``{"lr": η0, "scaling": "constant"}``: η0;
     ``{"scaling": "power", "exponent": x, "d_ref": d0}``: η0 (d/d0)^x (SIE k ≥ 3 uses x = −(k−2)/2);

@@ -1,7 +1,7 @@
 """Claim C1: the weak-recovery time scales with d as the sequence information exponent (SIE) says.
 
-Science.md §1: T = O(d) for SIE 1, O(d log² d) for SIE 2, O(d^(k−1)) for SIE k ≥ 3. For each
-configured case (one problem, one learning-rate schedule η(d), science.md §5) and each d:
+The claim: T = O(d) for SIE 1, O(d log² d) for SIE 2, O(d^(k−1)) for SIE k ≥ 3. For each
+configured case (one problem, one learning-rate schedule η(d), docs/theory.md, "The ODE") and each d:
 
 * **SGD.** ``replicates`` one-pass SGD runs (reduced engine; the explicit R^d engine at
   ``explicit_dims`` as a check) start at m₀ = d^(−1/2). The weak-recovery time at a level is
@@ -17,13 +17,13 @@ configured case (one problem, one learning-rate schedule η(d), science.md §5) 
 * **Sign convention.** If R(m) = R(−m) (even targets, e.g. He₂ and He₄ sums with the
   matched student) a replicate may escape to −m*, and the averaged quantity is |m|; otherwise
   (odd targets) it is the signed m, so that an excursion to m < 0 never counts as recovery.
-* **ODE.** :func:`ssi.escape_time` (science.md §5, with the SGD-noise term) from the same m₀
+* **ODE.** :func:`ssi.escape_time` (docs/theory.md, "The ODE", with the SGD-noise term) from the same m₀
   with the same η(d), at both levels, at every ``ode_dims``.
-* **Theory.** Expanding the ODE near m = 0 (drift η k c_k m^(k−1), science.md §5) gives
+* **Theory.** Expanding the ODE near m = 0 (drift η k c_k m^(k−1), docs/theory.md, "The ODE") gives
   steps ∝ d^p (log d)^b / η(d) with, for the macroscopic level, (p, b) = (1, 0) for k = 1,
   (1, 1) for k = 2, (k/2, 0) for k ≥ 3; for the early level (½, 0) for k = 1 (m only has to
   move by d^(−1/2) at a speed η), (1, 0) for k = 2 and (k/2, 0) for k ≥ 3. With the
-  schedules of science §5 (constant η for k = 1, η ∝ 1/log d for k = 2, η ∝ d^(−(k−2)/2)
+  schedules of that section (constant η for k = 1, η ∝ 1/log d for k = 2, η ∝ d^(−(k−2)/2)
   for k ≥ 3) the macroscopic law is the claim's d, d log² d, d^(k−1). The "predicted
   exponent" of a fit is the log-log slope of this law over the same d as the data.
 """
@@ -179,7 +179,7 @@ def predicted_steps(k: int, level: str, schedule: dict, dims) -> np.ndarray:
 
 
 def claimed_law(k: int) -> str:
-    """The law of science.md §1 for SIE k."""
+    """The law of claim C1 for SIE k."""
     return {1: "d", 2: "d log² d"}.get(k, f"d^{k - 1}")
 
 

@@ -1,7 +1,7 @@
 """Claim C5: semantic vs positional learning — the phase diagram and the SGD transition.
 
 L = 2, target ``(1−ω) softmax_row(z* z*ᵀ) + ω A(a)``, attention student with opposite PE,
-identity reduction, squared Frobenius loss (science.md §1 C5, §7). Four parts:
+identity reduction, squared Frobenius loss (claim C5, the authors' parameters; docs/theory.md, "Semantic and positional phases"). Four parts:
 
 * **Landscape** (:func:`landscape_point`): the (a, ω)-independent integrals of R
   (:func:`ssi.phase.landscape`) once, with a quadrature check (C with more points).
@@ -12,7 +12,7 @@ identity reduction, squared Frobenius loss (science.md §1 C5, §7). Four parts:
 * **SGD transition** (:func:`sgd_point`): at a = 1, one-pass SGD from m₀ = e₀ = 0 for each ω
   of a block, ``replicates`` runs each; final (|m|, |e|). The loss is invariant under
   m → −m and under e → −e (see :mod:`ssi.phase`), so runs are folded into the first quadrant.
-  :func:`ode_point` integrates the ODE of science.md §5 from m = e = d^(−1/2) with the drift
+  :func:`ode_point` integrates the ODE (docs/theory.md, "The ODE") from m = e = d^(−1/2) with the drift
   from the landscape splines and the noise term ν = E Σ a_l² tabulated by
   :func:`ssi.population.expectations` on a coarse (e, m) grid.
 * **Long run** (:func:`long_point`): a², ω in the misaligned region, T steps, groups of seeds.
@@ -192,7 +192,7 @@ def noise_table(prob, nodes: int, qmc_log2: int):
 
 
 def ode_endpoint(land, nu, a, omega, lr, d, t_end, n_eval: int = 200):
-    """ODE of science.md §5 (opposite PE, coordinates (e, m)) from m = e = d^(−1/2) to t_end.
+    """ODE (docs/theory.md, "The ODE") (opposite PE, coordinates (e, m)) from m = e = d^(−1/2) to t_end.
 
     The drift uses the exact gradient of the landscape splines; ν = E Σ a_l² is interpolated
     (it enters only the η² noise term).

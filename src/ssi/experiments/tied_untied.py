@@ -1,11 +1,12 @@
 """Claim C4: tied vs untied feed-forward networks — the gain T_untied/T_tied against L.
 
-Four parts (science.md §1, C4; reference parameters §7):
+Four parts (claim C4; reference parameters from the authors' published configurations):
 
 * **Escape vs L.** For each configured case (an SIE 1, 2 and 3 target with a feed-forward
   activation) and each L, tied (one w for all tokens) and untied (one w_l per token)
-  students start at m_l = m₀ = sign·d^(−1/2) for every token (the authors' "overlapped"
-  initial condition, positive sign) and are trained by one-pass SGD (reduced engine). Two
+  students start at m_l = m₀ = sign·d^(−1/2) for every token (positive sign: the paper's
+  theory convention; the authors' "overlapped" code start gives m₀ = o/√((1−o)² + o²) ≈ 1.1/√d
+  for o = 1/√d, docs/theory.md, "The authors' conventions") and are trained by one-pass SGD (reduced engine). Two
   learning-rate protocols: ``same_lr`` — one η for every L and both networks; ``best_lr`` —
   for each (network, L) the η that minimises the ODE's escape time to ``escape_level``
   (bounded search in ``lr_search``). The escape time is read on the replicate mean of the

@@ -2,7 +2,7 @@
 
 For tied students on targets of SIE 1, 2 and 3, one-pass SGD starts at
 m₀ = d^(−1/2) (the authors' positive sign) and runs to ``t_max``; the ODE of
-science.md §5 is integrated from the same point. The figure shows m(t) on a log
+docs/theory.md, "The ODE", is integrated from the same point. The figure shows m(t) on a log
 time axis (the plateau) and 1 − m on a log scale (the exponential tail).
 
 The overlap is shown and timed as |m|: for targets even under z* → −z* (He₂ sums) the

@@ -15,7 +15,7 @@ __all__ = ["simulate", "SGDRun"]
 def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", record=None,
              m0=None, e0=None, threshold=None, stop_at_threshold=False, replicate_offset=0,
              threads=1, points_per_decade=40, progress=None, stop_when=None):
-    """Run one-pass spherical SGD (science.md §2) on ``problem``.
+    """Run one-pass spherical SGD (docs/theory.md, "Model and conventions") on ``problem``.
 
     Parameters
     ----------
@@ -31,7 +31,7 @@ def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", r
     seed : int or sequence of int
         Key of this run; replicate i uses SeedSequence(seed, spawn_key=(replicate_offset + i,)).
     engine : {"reduced", "explicit"}
-        "reduced": exact dimension-free simulator (science.md §6), numba, cost per step
+        "reduced": exact dimension-free simulator (docs/theory.md, "The reduced simulator"), numba, cost per step
         independent of d. "explicit": weights in R^d, the reference.
     record : array of int, optional
         Steps at which to record; default log-spaced (``points_per_decade``), with 0 and ``steps``.

@@ -1,4 +1,4 @@
-"""Exact dimension-free SGD (science.md §6), compiled with numba.
+"""Exact dimension-free SGD (docs/theory.md, "The reduced simulator"), compiled with numba.
 
 Fresh isotropic Gaussian tokens are invariant under the rotations that fix the
 span S of w* and the PE vectors, so the law of one SGD step depends on w only
@@ -6,8 +6,8 @@ through its coordinates μ in an orthonormal basis of S (dimension r) and the
 norm ρ of its component orthogonal to S (both scaled by 1/√d: |μ|² + ρ² = 1).
 One step draws, per token, the r + 1 coordinates of x_l on S and on the current
 orthogonal direction u; the remaining d − r − 1 coordinates enter only through
-the squared norm of Σ_l a_l x_l⊥, which is exactly |a|² χ²_{d−r−1}/d (science §6
-writes it as aᵀKa with K Wishart; for a fixed a the two laws coincide, and one
+the squared norm of Σ_l a_l x_l⊥, which is exactly |a|² χ²_{d−r−1}/d (one can
+also write it as aᵀKa with K Wishart; for a fixed a the two laws coincide, and one
 χ² draw is cheaper than a Bartlett decomposition). Cost per step: O(L r) and
 independent of d.
 
