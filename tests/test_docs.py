@@ -1,0 +1,205 @@
+"""The repository stands on its own: documentation links resolve, nothing points outside it.
+
+* every relative link and image in every tracked Markdown file (Markdown and HTML syntax)
+  points to a tracked file, and every ``#anchor`` to a heading of the target page under
+  GitHub's slug rules (lowercase, spaces → '-', punctuation dropped, duplicates numbered);
+* no tracked file mentions the internal specification, a path outside the repository, or a
+  Markdown document that is not in the repository;
+* every reference to a section of docs/theory.md by its quoted title names one of its headings;
+* README.md is a front door (≤ 15,000 bytes) and keeps the generated claims table markers;
+* CITATION.cff parses and has the keys CFF 1.2.0 requires.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import unicodedata
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+BINARY = {".png", ".pdf", ".npz", ".gz", ".zip", ".jpg", ".jpeg", ".svg"}
+THEORY_SECTIONS = ("Model and conventions", "Sufficient statistics and population loss",
+                   "Hermite expansions and the SIE", "The ODE", "The reduced simulator",
+                   "Semantic and positional phases", "The authors' conventions")
+
+
+def tracked_files() -> list[Path]:
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+        files = [ROOT / p for p in out.decode().split("\0") if p]
+    except (OSError, subprocess.CalledProcessError):       # not a git checkout (e.g. a tarball)
+        skip = {".git", ".venv", "results", ".snakemake", "__pycache__", ".pytest_cache"}
+        files = [p for p in ROOT.rglob("*") if p.is_file() and not skip & set(p.relative_to(ROOT).parts)]
+    return [p for p in files if p.is_file()]
+
+
+FILES = tracked_files()
+MARKDOWN = [p for p in FILES if p.suffix == ".md"]
+
+
+def text_files():
+    for path in FILES:
+        if path.suffix.lower() in BINARY:
+            continue
+        try:
+            yield path, path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+
+
+# --- GitHub anchors ------------------------------------------------------------------------
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading: markup removed, lowercase, punctuation dropped, spaces → '-'."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)       # links and images: their text
+    text = re.sub(r"<[^>]+>", "", text).replace("`", "").strip().lower()
+    keep = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if ch in " -" or cat[0] in "LMN" or cat == "Pc":
+            keep.append(ch)
+    return "".join(keep).replace(" ", "-")
+
+
+def strip_code(text: str) -> str:
+    """Markdown without fenced code blocks and inline code spans (links there are not links)."""
+    text = re.sub(r"^(```|~~~).*?^\1[^\n]*$", "", text, flags=re.S | re.M)
+    text = re.sub(r"^(?: {4}|\t).*$", "", text, flags=re.M)           # indented code blocks
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def anchors(path: Path) -> set[str]:
+    seen: dict[str, int] = {}
+    out = set()
+    for line in strip_code(path.read_text(encoding="utf-8")).splitlines():
+        match = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if not match:
+            continue
+        base = slug(match.group(1))
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.add(base if n == 0 else f"{base}-{n}")
+    return out
+
+
+def links(text: str) -> list[str]:
+    body = strip_code(text)
+    found = re.findall(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)", body)
+    found += re.findall(r"""(?:src|href)\s*=\s*["']([^"']+)["']""", body)
+    return found
+
+
+def test_slug_rules():
+    assert slug("The authors' conventions") == "the-authors-conventions"
+    assert slug("Hermite expansions and the SIE") == "hermite-expansions-and-the-sie"
+    assert slug("Escape time vs d follows the SIE (C1)") == "escape-time-vs-d-follows-the-sie-c1"
+    assert slug("Two phases of training (C2, C6)") == "two-phases-of-training-c2-c6"
+    assert slug("`ssi.hermite`: the_SIE") == "ssihermite-the_sie"
+
+
+def test_markdown_files_are_found():
+    names = {p.relative_to(ROOT).as_posix() for p in MARKDOWN}
+    assert {"README.md", "docs/theory.md"} <= names
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_relative_links_and_anchors_resolve(path):
+    tracked = {p.resolve() for p in FILES}
+    tracked_dirs = {parent for p in tracked for parent in p.parents}
+    problems = []
+    for target in links(path.read_text(encoding="utf-8")):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):        # http:, https:, mailto: ...
+            continue
+        file_part, _, fragment = target.partition("#")
+        dest = path if not file_part else (path.parent / file_part).resolve()
+        if file_part and dest not in tracked and dest not in tracked_dirs:
+            problems.append(f"{target}: {file_part} is not a tracked file")
+            continue
+        if fragment:
+            if dest.suffix != ".md":
+                problems.append(f"{target}: anchor into a non-Markdown file")
+            elif fragment not in anchors(dest):
+                problems.append(f"{target}: no heading with anchor #{fragment} in {dest.relative_to(ROOT)}")
+    assert not problems, f"{path.relative_to(ROOT)}:\n" + "\n".join(problems)
+
+
+def test_nothing_refers_outside_the_repository():
+    # built from pieces so that this file does not contain them itself
+    forbidden = ["science" + ".md", "science" + " §", "../" + "shared", "/work" + "/", "spec" + "/cluster"]
+    hits = []
+    for path, text in text_files():
+        for word in forbidden:
+            for lineno, line in enumerate(text.splitlines(), 1):
+                if word in line:
+                    hits.append(f"{path.relative_to(ROOT)}:{lineno}: {word!r}")
+    assert not hits, "\n".join(hits)
+
+
+def test_every_mentioned_markdown_document_exists():
+    """Every Markdown file name mentioned anywhere is a tracked file (by path, or at least by name)."""
+    paths = {p.relative_to(ROOT).as_posix() for p in FILES}
+    names = {p.name for p in FILES}
+    missing = []
+    for path, text in text_files():
+        for mention in re.findall(r"(?<![\w/.-])((?:\.{0,2}/)?[\w./-]*\w\.md)\b", text):
+            rel = (path.parent / mention).resolve()
+            ok = (mention.lstrip("./") in paths or Path(mention).name in names
+                  or (rel.is_relative_to(ROOT) and rel.relative_to(ROOT).as_posix() in paths))
+            if not ok:
+                missing.append(f"{path.relative_to(ROOT)}: {mention}")
+    assert not missing, "\n".join(sorted(set(missing)))
+
+
+def test_theory_sections_exist_and_code_cites_them():
+    theory = ROOT / "docs" / "theory.md"
+    headings = {re.sub(r"^#+\s*", "", line).strip()
+                for line in theory.read_text(encoding="utf-8").splitlines() if line.startswith("## ")}
+    for section in THEORY_SECTIONS:
+        assert section in headings, f"docs/theory.md lacks the section {section!r}"
+    bad = []
+    for path, text in text_files():
+        for section in re.findall(r'docs/theory\.md,\s*"([^"]+)"', text):
+            section = " ".join(section.split())           # a title may be wrapped over two lines
+            if section not in headings:
+                bad.append(f"{path.relative_to(ROOT)}: {section!r}")
+    assert not bad, "references to sections that docs/theory.md does not have:\n" + "\n".join(bad)
+
+
+def test_readme_is_a_front_door():
+    readme = ROOT / "README.md"
+    size = readme.stat().st_size
+    assert size <= 15_000, f"README.md is {size} bytes (limit 15,000): move detail to docs/"
+    text = readme.read_text(encoding="utf-8")
+    from ssi.experiments.claims import END, START
+    assert text.count(START) == 1 and text.count(END) == 1 and text.index(START) < text.index(END)
+
+
+def test_citation_cff_parses_with_the_required_keys():
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert str(cff["cff-version"]) == "1.2.0"
+    for key in ("message", "title", "authors"):
+        assert cff.get(key), f"CITATION.cff lacks {key!r}"
+
+    def check_authors(authors, where):
+        assert isinstance(authors, list) and authors, where
+        for author in authors:
+            assert author.get("family-names") or author.get("name"), f"{where}: {author}"
+
+    check_authors(cff["authors"], "authors")
+    preferred = cff["preferred-citation"]
+    for key in ("type", "title", "authors"):
+        assert preferred.get(key), f"preferred-citation lacks {key!r}"
+    check_authors(preferred["authors"], "preferred-citation")
+    assert "2506.02651" in yaml.safe_dump(preferred)
+    assert [a["family-names"] for a in preferred["authors"]] == [
+        "Arnaboldi", "Loureiro", "Stephan", "Krzakala", "Zdeborová"]
+    for ref in cff.get("references", []):
+        assert ref.get("type") and ref.get("title") and ref.get("authors"), ref
+        check_authors(ref["authors"], f"reference {ref['title']!r}")
+
+
+def test_license_is_present():
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License")
