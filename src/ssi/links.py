@@ -427,7 +427,7 @@ def _half_square_loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats
     return 0.5 * r * r
 
 
-@_jit
+@njit(cache=True)   # not inlined: keeps the rarely taken branch out of the simulators' hot loop
 def _other_loss(lcode, half_square, a, n_out):
     """Loss ``lcode`` and its a = ∂ℓ/∂q from ½‖R‖² and the a of the half-square loss (rescaled in place)."""
     L = a.shape[0]
