@@ -109,7 +109,7 @@ LAW_CASES = {
         lr=1.0, steps=2000, sim=dict(m0=0.1, e0=0.1)),
     "overlapped-randomsign-untied-linear": dict(
         problem=dict(L=3, target="linear", student="untied", loss="mse"), lr=0.5, steps=1500,
-        sim=dict(init="overlapped", ic_overlap=0.3, ic_randomsign=True)),
+        sim=dict(init="overlapped", ic_overlap=0.3, ic_randomsign=True), skip_start=True),
     "random-untied-he2_sum": dict(problem=dict(L=2, target="he2_sum", student="untied", target_scale=SQRT2),
                                   lr=0.5, steps=1500, sim=dict(init="random")),
 }
@@ -128,10 +128,13 @@ def test_reduced_engine_has_the_law_of_the_explicit_engine(case):
                      record=record, **spec["sim"]) for seed, engine in ((1, "reduced"), (2, "explicit"))]
     for run in runs:
         assert max(movement(statistics(run)["m"])) > MOVE_SE, f"{run.engine}: the law of m did not move"
-    # the overlapped start is the two-point law ±m₀: the explicit engine's m_l(0) differ from ±m₀ by
-    # rounding (1e-17), which a KS test would see as different atoms; round to 1e-12 (≪ 1 SE)
-    runs = [dataclasses.replace(run, **{k: np.round(getattr(run, k), 12) for k in ("m", "m_tokens", "Q_tokens", "e")
-                                        if getattr(run, k) is not None}) for run in runs]
+    if spec.get("skip_start"):
+        # the overlapped start is the two-point law ±m₀ (tested exactly in test_overlapped_start_law):
+        # rounding makes the explicit engine's atoms distinct for KS, and the delta-method SE of a
+        # std vanishes for a symmetric two-point law; compare the later records only
+        runs = [dataclasses.replace(run, steps=run.steps[1:], **{
+            k: getattr(run, k)[:, 1:] for k in ("m", "e", "e_tokens", "m_tokens", "Q_tokens")
+            if getattr(run, k) is not None}) for run in runs]
     failures = law_differences(*runs)
     assert not failures, "reduced and explicit engines differ:\n" + "\n".join(failures)
 
