@@ -434,13 +434,13 @@ def test_ctrl_c_releases_lock_and_leaves_no_partial_file(tmp_path):
 # --- (f) the schema's enums are the registries --------------------------------------------
 
 def test_schema_enums_are_the_registries():
-    """target/student/pe/reduction/activation in workflow/schemas/config.schema.yaml list
+    """target/student/pe/reduction/activation/loss in workflow/schemas/config.schema.yaml list
     exactly the keys of ssi.problems' registries (each once)."""
     schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
     properties = schema["$defs"]["problem"]["properties"]
     registries = {"target": problems.TARGETS, "student": problems.STUDENTS,
                   "pe": problems.POSITIONAL_ENCODINGS, "reduction": problems.REDUCTIONS,
-                  "activation": problems.ACTIVATIONS}
+                  "activation": problems.ACTIVATIONS, "loss": problems.LOSSES}
     for key, registry in registries.items():
         enum = properties[key]["enum"]
         assert len(enum) == len(set(enum)), f"{key}: duplicate names in the schema"

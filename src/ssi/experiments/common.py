@@ -14,7 +14,8 @@ from ..problems import Problem
 BOOTSTRAP = 2000
 
 #: keys of a problem specification in the config (everything else is experiment-level)
-PROBLEM_KEYS = ("L", "target", "student", "pe", "reduction", "activation", "omega", "a")
+PROBLEM_KEYS = ("L", "target", "student", "pe", "reduction", "activation", "omega", "a", "loss",
+                "target_scale")
 
 
 def problem_from_spec(spec: dict, where: str) -> Problem:
