@@ -363,11 +363,19 @@ def test_bad_config_fails_before_any_job(tmp_path, name):
 
 # --- (e) kill and resume ----------------------------------------------------------------
 
+def _default_sigint() -> None:
+    # A process started in the background by a non-interactive shell (`.ci/run &`, nohup)
+    # inherits SIGINT ignored, and so does everything it starts: Snakemake would then ignore
+    # the test's Ctrl-C and run to the end. The workflow is started as from a terminal.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_quick(workdir: Path, log: Path) -> subprocess.Popen:
-    """The quick workflow with --cores 1 in the background, in its own process group."""
+    """The quick workflow with --cores 1 in the background, in its own process group, with
+    SIGINT at its default disposition (as from a terminal, whatever the test runner's)."""
     return subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "1", "--configfile", QUICK],
                             cwd=workdir, env=environment(), stdout=log.open("w"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
 
 
 def wait_for(proc: subprocess.Popen, predicate, log: Path, timeout: float = TIMEOUT) -> None:
