@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..links import loss_and_grad
-from .common import pe_coordinates
+from .common import initial_signs, pe_coordinates
 
 #: most steps of one replicate per compiled call. A compiled loop does not return to the
 #: interpreter, so Python's handlers for SIGINT/SIGTERM (Ctrl-C, Snakemake cancelling a job)
@@ -33,7 +33,8 @@ CHUNK_STEPS = 1 << 18
 
 
 @njit(nogil=True, cache=True)
-def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams, threshold, crossing, step0):
+def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams, lcode, threshold, crossing,
+                 step0):
     """Advance one replicate of a tied student by ``n_steps`` SGD steps, in place.
 
     ``state`` = (μ_0 = m, μ_1..μ_k = PE-basis coordinates, ρ); ``pe`` is the (L, k)
@@ -67,7 +68,7 @@ def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams,
                 positional += pe[l, j] * mu[1 + j]
             zstar[l] = noise[l, 0]
             q[l] = s + v * rho + positional
-        loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats)
+        loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode)
         a_sq = 0.0
         along_u = 0.0
         for l in range(L):
@@ -96,7 +97,7 @@ def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams,
 
 
 @njit(nogil=True, cache=True)
-def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, threshold, crossing, step0):
+def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, lcode, threshold, crossing, step0):
     """Advance one replicate of an untied student by ``n_steps`` SGD steps, in place.
 
     ``state`` = (μ_1..μ_L, ρ_1..ρ_L) with m_l = μ_l and Q_l = μ_l² + ρ_l².
@@ -117,7 +118,7 @@ def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, t
             n_star[l] = rng.standard_normal()
             n_perp[l] = rng.standard_normal()
             q[l] = mu[l] * n_star[l] + rho[l] * n_perp[l]
-        loss_and_grad(tcode, tparams, scode, sparams, n_star, q, a, mats)
+        loss_and_grad(tcode, tparams, scode, sparams, n_star, q, a, mats, lcode)
         norm = 0.0
         for l in range(L):
             mu[l] -= step * a[l] * n_star[l]
@@ -138,14 +139,17 @@ def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, t
             crossing[0] = step0 + t + 1
 
 
-def initial_state(problem, d, rng, m0, e_tokens):
+def initial_state(problem, d, rng, m0, e_tokens, init=None):
     """Initial reduced state of one replicate (exact marginals of the uniform sphere).
 
     Random initialisation (m0 None): tied, the w*-coordinate of a uniform point of
     the sphere, with PE orthogonal to w(0) (e = 0, the authors' construction);
-    untied, a uniform point of the sphere |W|²_F = L d.
+    untied, a uniform point of the sphere |W|²_F = L d. ``init`` (an
+    :class:`~ssi.sgd.common.AuthorsInit`) gives the authors' starts instead.
     """
     L = problem.L
+    if init is not None:
+        return _authors_state(problem, d, rng, init)
     if problem.tied:
         pe = problem.pe_matrix()
         r = problem.subspace_dim
@@ -172,6 +176,25 @@ def initial_state(problem, d, rng, m0, e_tokens):
     return state
 
 
+def _authors_state(problem, d, rng, init):
+    """Reduced state of the authors' starts: per token block m_l and Q_l = 1 (tied: e = 0)."""
+    L = problem.L
+    n = 1 if problem.tied else L
+    if init.kind == "overlapped":
+        m = init.m0 * initial_signs(rng, n, init.randomsign)
+        rho = np.full(n, math.sqrt(1.0 - init.m0 * init.m0))
+    else:                  # "random": each block uniform on its own sphere
+        g = rng.standard_normal(n)
+        rest = 2.0 * rng.standard_gamma(0.5 * (d - 1), size=n)
+        norm = np.sqrt(g * g + rest)
+        m, rho = g / norm, np.sqrt(rest) / norm
+    if problem.tied:
+        state = np.zeros(problem.subspace_dim + 1)
+        state[0], state[-1] = m[0], rho[0]
+        return state
+    return np.concatenate([m, rho])
+
+
 def observe(problem, states):
     """(m, e_tokens, m_tokens, Q_tokens) of reduced states, shape (R, n_state)."""
     L = problem.L
@@ -185,9 +208,9 @@ def observe(problem, states):
 class ReducedEngine:
     """Runs replicates of the reduced simulator block by block (between records)."""
 
-    def __init__(self, problem, d, lr, rngs, m0, e_tokens, threshold, threads=1):
+    def __init__(self, problem, d, lr, rngs, m0, e_tokens, threshold, threads=1, init=None):
         self.problem, self.d, self.lr, self.rngs = problem, d, lr, rngs
-        self.states = np.array([initial_state(problem, d, rng, m0, e_tokens) for rng in rngs])
+        self.states = np.array([initial_state(problem, d, rng, m0, e_tokens, init) for rng in rngs])
         self.crossing = np.full((len(rngs), 1), -1, dtype=np.int64)
         self.threshold = math.inf if threshold is None else float(threshold)
         self.threads = threads
@@ -211,13 +234,14 @@ class ReducedEngine:
 
     def _advance_replicates(self, indices, n_steps, step0):
         tcode, tparams, scode, sparams = self.problem.codes
+        lcode = self.problem.loss_code
         d = float(self.d)
         for i in indices:
             for start in range(0, n_steps, CHUNK_STEPS):
                 n = min(CHUNK_STEPS, n_steps - start)
                 if self.problem.tied:
-                    advance_tied(self.rngs[i], self.states[i], n, d, self.lr, self.pe,
-                                 tcode, tparams, scode, sparams, self.threshold, self.crossing[i], step0 + start)
+                    advance_tied(self.rngs[i], self.states[i], n, d, self.lr, self.pe, tcode, tparams, scode,
+                                 sparams, lcode, self.threshold, self.crossing[i], step0 + start)
                 else:
-                    advance_untied(self.rngs[i], self.states[i], n, d, self.lr,
-                                   tcode, tparams, scode, sparams, self.threshold, self.crossing[i], step0 + start)
+                    advance_untied(self.rngs[i], self.states[i], n, d, self.lr, tcode, tparams, scode,
+                                   sparams, lcode, self.threshold, self.crossing[i], step0 + start)
