@@ -91,6 +91,7 @@ VALIDATION = {
         0.5, 0.1, 0.1, 40.0),
 }
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(VALIDATION))
 def test_ode_matches_simulator(name):
     """Replicate-mean trajectories of the reduced simulator at d = 10⁴ (16 replicates) stay
@@ -111,6 +112,7 @@ def test_ode_matches_simulator(name):
         assert np.max(np.abs(run.Q_tokens.mean(0) - sol.Q_tokens)) < TOL
 
 
+@pytest.mark.slow
 def test_gap_shrinks_with_dimension():
     """Finite-d corrections are O(1/d): the RMS gap (over 31 times) between the mean of 1024
     (512 at d = 1000) replicates and the ODE, measured 0.019–0.022, 0.006–0.009 and

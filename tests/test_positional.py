@@ -95,6 +95,7 @@ TINY = {
 }
 
 
+@pytest.mark.slow
 def test_summarise_on_tiny_runs(tmp_path):
     config = dict(TINY, results_dir=str(tmp_path / "results"), figures_dir=str(tmp_path / "figures"))
     for target, stem in positional.stems(config, "landscape").items():

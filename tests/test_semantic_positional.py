@@ -58,6 +58,7 @@ def test_sgd_ends_where_the_landscape_says(land, omega, positional):
     assert np.all((e > m) == positional)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("omega", [0.3, 0.8])
 def test_ode_endpoint_follows_the_package_ode(land, omega):
     p = mixture(omega)

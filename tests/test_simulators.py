@@ -142,6 +142,7 @@ def movement(samples):
     return abs(last.mean() - first.mean()) / se_mean, abs(s1 - s0) / math.hypot(e0, e1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(LAW_CASES))
 def test_reduced_engine_has_the_law_of_the_explicit_engine(case):
     """Same law of m (e; m_l, Q_l) at every record, 400 replicates per engine.
@@ -163,6 +164,7 @@ def test_reduced_engine_has_the_law_of_the_explicit_engine(case):
     assert not failures, "reduced and explicit engines differ:\n" + "\n".join(failures)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case, change", [("tied-relu-he2_sum", dict(lr_factor=1.3)),
                                           ("attention-trace-opposite", dict(lr_factor=1.3)),
                                           ("attention-trace-opposite", dict(d=round(1.3 * D)))])

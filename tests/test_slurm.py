@@ -29,7 +29,7 @@ import pytest
 import yaml
 
 from cluster.slurm import ClusterError, SlurmCluster
-from test_workflow import QUICK, figure_hashes, job_counts, make_workdir, run_quick, snakemake
+from test_workflow import QUICK, figure_hashes, job_counts, make_workdir, snakemake
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = "workflow/profiles/slurm"
@@ -71,14 +71,16 @@ def cluster_options(partition: str) -> list[str]:
             "--default-resources", *[f"{key}={value}" for key, value in resources.items()]]
 
 
-def test_quick_workflow_through_slurm(slurm_cluster, tmp_path_factory):
+@pytest.mark.slow
+def test_quick_workflow_through_slurm(slurm_cluster, quick_cores2, tmp_path_factory):
     """The quick config through the SLURM profile: exits 0; every non-local job (at least the
     SGD and ODE sweep points) was submitted to SLURM (one distinct SLURM job id per job in
     snakemake's output, and a job log .snakemake/slurm_logs/rule_<rule>/<wildcards>/<jobid>.log
     in which the job finished) and the localrules (numbers, plots, manifest, claims) ran on the
     submitting node; the figures and the manifest are byte-identical to
-    a local `--cores 2` run of the quick config in another folder."""
-    local = run_quick(tmp_path_factory.mktemp("quick_local"), cores=2)
+    a local `--cores 2` run of the quick config in another folder (the session's
+    ``quick_cores2``, tests/conftest.py, shared with tests/test_workflow.py)."""
+    local = quick_cores2
 
     workdir = make_workdir(tmp_path_factory.mktemp("quick_slurm"))
     start = time.monotonic()

@@ -131,6 +131,7 @@ def tiny_config(tmp_path):
     }
 
 
+@pytest.mark.slow
 def test_pipeline_on_a_tiny_config(tmp_path):
     cfg = tiny_config(tmp_path)
     for case, stem in tu.stems(cfg, "ode").items():

@@ -2,9 +2,11 @@
 
 Every test runs `snakemake` (or the notebook) in a subprocess, in a temporary copy of
 the repository's workflow files (Snakefile, config/, workflow/, notebooks/): nothing is
-written into the repository. The quick workflow runs three times in this file: with
-``--cores 2`` and ``--cores 1`` (module-scoped fixtures that the other tests reuse), and
-once killed and resumed. The numba cache (~/.cache/ssi-numba) is shared with them.
+written into the repository. The quick workflow runs to completion with ``--cores 2``
+once per session (``quick_cores2`` in tests/conftest.py, shared with tests/test_slurm.py)
+and here with ``--cores 1`` (a module fixture), and once killed and resumed. The tests
+that need a quick run are marked ``slow`` (``pytest -m "not slow"`` leaves them out;
+``.ci/run`` runs everything). The numba cache (~/.cache/ssi-numba) is shared with them.
 
 What is checked (docs/workflow.md):
 
@@ -133,10 +135,7 @@ def run_quick(parent: Path, cores: int) -> dict:
             "hashes": figure_hashes(workdir)}
 
 
-@pytest.fixture(scope="module")
-def quick_cores2(tmp_path_factory):
-    """The quick workflow run to completion with --cores 2 (reused by the tests on a completed folder)."""
-    return run_quick(tmp_path_factory.mktemp("quick_cores2"), cores=2)
+# quick_cores2 (the quick workflow with --cores 2, run once per session) is in tests/conftest.py
 
 
 @pytest.fixture(scope="module")
@@ -168,6 +167,7 @@ def job_counts(output: str) -> dict[str, int]:
 
 # --- (a) figures do not depend on --cores ------------------------------------------------
 
+@pytest.mark.slow
 def test_figures_identical_across_cores(quick_cores1, quick_cores2):
     """--cores 1 and --cores 2, in separate folders, give byte-identical figures (PDF, PNG)
     and an identical MANIFEST.sha256."""
@@ -183,6 +183,7 @@ def test_figures_identical_across_cores(quick_cores1, quick_cores2):
         assert (figures / name).is_file(), f"{name} is in the manifest but not on disk"
 
 
+@pytest.mark.slow
 def test_results_identical_across_cores(quick_cores1, quick_cores2):
     """The simulated numbers themselves (every array of every .npz result) do not depend on
     --cores: seeds are keyed by (experiment, point, replicate), not by job order."""
@@ -200,6 +201,7 @@ def test_results_identical_across_cores(quick_cores1, quick_cores2):
 
 # --- (b) a second run does nothing ------------------------------------------------------
 
+@pytest.mark.slow
 def test_second_run_does_nothing(quick_cores2):
     """On a completed folder, a dry run and a real run both report "Nothing to be done",
     and the real run rewrites no result or figure."""
@@ -215,6 +217,7 @@ def test_second_run_does_nothing(quick_cores2):
     assert after == before
 
 
+@pytest.mark.slow
 def test_default_profile_parses(quick_cores2):
     """`--profile workflow/profiles/default` is accepted (its keys are valid options) and, on a
     completed folder, does nothing."""
@@ -241,6 +244,7 @@ def test_slurm_profile_declares_the_cluster_settings():
 
 # --- (c) the audit ----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_audit_passes_on_completed_folder(quick_cores2, tmp_path):
     """`snakemake audit` re-renders every figure, compares it and the files on disk with the
     manifest and the numbers with results/, passes, and runs no other job."""
@@ -259,6 +263,7 @@ TAMPERING = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tamper", list(TAMPERING))
 def test_audit_fails_after_tampering(quick_cores2, tmp_path, tamper):
     """The audit fails (non-zero exit) naming the file, after a figure, the manifest, the
@@ -363,11 +368,19 @@ def test_bad_config_fails_before_any_job(tmp_path, name):
 
 # --- (e) kill and resume ----------------------------------------------------------------
 
+def _default_sigint() -> None:
+    # A process started in the background by a non-interactive shell (`.ci/run &`, nohup)
+    # inherits SIGINT ignored, and so does everything it starts: Snakemake would then ignore
+    # the test's Ctrl-C and run to the end. The workflow is started as from a terminal.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_quick(workdir: Path, log: Path) -> subprocess.Popen:
-    """The quick workflow with --cores 1 in the background, in its own process group."""
+    """The quick workflow with --cores 1 in the background, in its own process group, with
+    SIGINT at its default disposition (as from a terminal, whatever the test runner's)."""
     return subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "1", "--configfile", QUICK],
                             cwd=workdir, env=environment(), stdout=log.open("w"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
 
 
 def wait_for(proc: subprocess.Popen, predicate, log: Path, timeout: float = TIMEOUT) -> None:
@@ -382,6 +395,7 @@ def wait_for(proc: subprocess.Popen, predicate, log: Path, timeout: float = TIME
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_to_same_figures(quick_cores1, tmp_path):
     """SIGKILL of the whole process group once the first result is written (as on a node
     failure); no partial file is left; restarting needs `--unlock` (stale lock) and
@@ -481,6 +495,7 @@ def test_conda_env_matches_environment_yml():
 
 # --- (h) report -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_report_has_the_captions(quick_cores2, tmp_path):
     """`snakemake --report` on a completed folder writes a non-empty HTML report that contains
     the figure's caption (workflow/report/two_phases.rst)."""
@@ -500,6 +515,7 @@ def run_notebook(workdir: Path, **env):
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_notebook_runs_on_quick_results(quick_cores2):
     """notebooks/two_phases.py runs as a script from the repository root: without paper results
     it falls back to the quick config, prints the summary table of every (case, d), and its
@@ -514,6 +530,7 @@ def test_notebook_runs_on_quick_results(quick_cores2):
     assert proc.stdout.count("identical to") == 2, proc.stdout[-4000:]
 
 
+@pytest.mark.slow
 def test_notebook_is_a_jupytext_notebook_and_honours_ssi_config(quick_cores2):
     """The notebook opens with jupytext (percent format, a markdown header cell first), and
     SSI_CONFIG pointing at a config without results fails with a message instead of falling back."""

@@ -386,11 +386,79 @@ def _attention2_scalar_loss_and_grad(sparams, y, q, a):
 
 
 @_jit
+def _softmax2_row(x):
+    """Row (A_i0, A_i1) of softmax_row(q qᵀ) at L = 2 from x = q_i (q_0 − q_1), as _softmax_rows."""
+    small = math.exp(-abs(x))
+    big = 1.0 / (1.0 + small)
+    small *= big
+    if x >= 0.0:
+        return big, small
+    return small, big
+
+
+@_jit
+def _attention2_mixture_loss_and_grad(tparams, zstar, q, a):
+    """The mixture target with the attention student (identity reduction) at L = 2, in registers.
+
+    The same floating-point operations, in the same order, as the generic path
+    (mixture_value, student_matrix, the squared residual, _softmax_vjp), so the numbers are
+    identical bit for bit; without the scratch matrices' loads and stores.
+    """
+    omega = tparams[0]
+    a2 = tparams[1] * tparams[1]
+    keep = 1.0 - omega
+    p_diag = 1.0 / (1.0 + math.exp(-2.0 * a2))
+    p_off = 1.0 / (1.0 + math.exp(2.0 * a2))
+    z0 = zstar[0]
+    z1 = zstar[1]
+    s00, s01 = _softmax2_row(z0 * (z0 - z1))
+    s10, s11 = _softmax2_row(z1 * (z0 - z1))
+    q0 = q[0]
+    q1 = q[1]
+    A00, A01 = _softmax2_row(q0 * (q0 - q1))
+    A10, A11 = _softmax2_row(q1 * (q0 - q1))
+    g00 = A00 - (keep * s00 + omega * p_diag)
+    g01 = A01 - (keep * s01 + omega * p_off)
+    g10 = A10 - (keep * s10 + omega * p_off)
+    g11 = A11 - (keep * s11 + omega * p_diag)
+    loss = 0.0
+    loss += 0.5 * g00 * g00
+    loss += 0.5 * g01 * g01
+    loss += 0.5 * g10 * g10
+    loss += 0.5 * g11 * g11
+    inner = 0.0
+    inner += g00 * A00
+    inner += g01 * A01
+    h00 = A00 * (g00 - inner)
+    h01 = A01 * (g01 - inner)
+    inner = 0.0
+    inner += g10 * A10
+    inner += g11 * A11
+    h10 = A10 * (g10 - inner)
+    h11 = A11 * (g11 - inner)
+    a0 = 0.0
+    a1 = 0.0
+    a0 += h00 * q0
+    a0 += h00 * q0
+    a0 += h01 * q1
+    a1 += h01 * q0
+    a1 += h10 * q0
+    a0 += h10 * q1
+    a1 += h11 * q1
+    a1 += h11 * q1
+    a[0] = a0
+    a[1] = a1
+    return loss
+
+
+@_jit
 def _half_square_loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats):
     """Per-sample loss ℓ = ½‖f(q) − g(z*)‖²; writes a = ∂ℓ/∂q into ``a``."""
     L = q.shape[0]
     for l in range(L):
         a[l] = 0.0
+    if tcode == T_MIXTURE and scode == S_ATTENTION and L == 2:
+        return _attention2_mixture_loss_and_grad(tparams, zstar, q, a)
     if tcode == T_MIXTURE:
         mixture_value(tparams, zstar, mats, M_TARGET)
         student_matrix(scode, tparams, q, mats, M_COTANGENT)   # leaves softmax_row(q qᵀ) in M_SOFTMAX

@@ -1,0 +1,313 @@
+"""The authors' method, our explicit engine and our reduced engine, side by side, in one process.
+
+Run as ``python benchmarks/engines.py [--quick]`` from the repository root (``src/`` is put on
+the path if ``ssi`` is not installed). Prints four tables and writes
+``benchmarks/engines.json`` (git-ignored). Single-threaded (BLAS/OpenMP/numba/torch thread
+pools pinned to 1 before anything is imported). Takes ~3 min on 2 cores (``--quick``: ~1 min).
+
+1. Steps per second per core at d = 10³, 10⁴, 10⁵ for three problems — L = 2 attention with
+   the trace reduction (he2_sum, opposite PE); L = 2 attention with the identity reduction
+   (matrix-valued mixture target, C5); L = 10 untied feed-forward (ReLU, he2_sum) — for
+
+   * the authors' method: one sample per step, autograd (torch, an optional benchmark-only
+     dependency: ``pip install torch==2.13.0``, or the ``bench`` extra). Without torch the
+     table says so and shows our explicit engine with one replicate as the stand-in;
+   * our explicit engine (weights in R^d, replicates batched with numpy);
+   * our reduced engine (dimension-free, numba; ``docs/theory.md``, "The reduced simulator");
+
+   and the ratios reduced/authors and explicit/authors, measured in the same process.
+2. The physical limit of the reduced engine: the random numbers (normals, one χ² draw per
+   token block) and exponentials of one reduced step, against this machine's measured rates
+   of numba's ``Generator.standard_normal``, ``standard_gamma`` and ``math.exp`` in a compiled
+   loop; the time per step these alone need, and the fraction of it the engine reaches.
+3. Scaling with work: wall time of the reduced engine against steps × replicates and d
+   (linear in steps × replicates, flat in d), and with ``threads=2``.
+
+Each measurement follows a warm-up call (compilation) and is calibrated to take about
+``TARGET_SECONDS``; on a shared machine compare rows of one run, not runs.
+"""
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import platform  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+try:
+    import ssi  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(HERE.parent / "src"))
+
+import numba  # noqa: E402
+from numba import njit  # noqa: E402
+
+from ssi import Problem, simulate  # noqa: E402
+
+try:
+    import torch  # noqa: E402
+
+    torch.set_num_threads(1)
+except ImportError:            # optional: the table says so and uses a stand-in
+    torch = None
+
+TARGET_SECONDS = 1.0
+DIMENSIONS = (10 ** 3, 10 ** 4, 10 ** 5)
+REDUCED_REPLICATES = 16
+EXPLICIT_REPLICATES = {10 ** 3: 16, 10 ** 4: 4, 10 ** 5: 2}
+
+PROBLEMS = {
+    "L=2 attention, trace": dict(
+        problem=dict(L=2, target="he2_sum", student="attention", reduction="trace", pe="opposite"), lr=0.05),
+    "L=2 attention, identity (mixture)": dict(
+        problem=dict(L=2, target="mixture", student="attention", reduction="identity", pe="opposite",
+                     omega=0.9, a=1.0), lr=0.05),
+    "L=10 untied FF (relu)": dict(
+        problem=dict(L=10, target="he2_sum", student="untied", activation="relu"), lr=0.005),
+}
+
+
+def calibrated(run, pilot, target=TARGET_SECONDS):
+    """Time ``run(n)`` with n chosen to take about ``target`` seconds; returns (n, seconds)."""
+    n = pilot
+    while True:
+        start = time.perf_counter()
+        run(n)
+        elapsed = time.perf_counter() - start
+        if elapsed > 0.2 * target or n >= 10 ** 10:
+            break
+        n *= max(2, int(0.3 * target / max(elapsed, 1e-4)))
+    n = max(1, int(n * target / elapsed))
+    start = time.perf_counter()
+    run(n)
+    return n, time.perf_counter() - start
+
+
+# --- the authors' method: one sample per step, autograd ------------------------------------
+def torch_loop(problem: Problem, d: int, lr: float, steps: int, seed: int = 0):
+    """One-pass spherical SGD, one sample per step, gradient by torch autograd (float64)."""
+    g = torch.Generator().manual_seed(seed)
+    L = problem.L
+    dt = torch.float64
+    sqrt_d = math.sqrt(d)
+    w_star = torch.randn(d, generator=g, dtype=dt)
+    w_star *= sqrt_d / w_star.norm()
+    tcode, tparams, _, _ = problem.codes
+    if problem.tied:
+        w = torch.randn(d, generator=g, dtype=dt)
+        w *= sqrt_d / w.norm()
+        basis, _ = torch.linalg.qr(torch.stack([w_star, w, torch.randn(d, generator=g, dtype=dt)], dim=1))
+        shift = torch.outer(torch.tensor([1.0, -1.0], dtype=dt), basis[:, 2]) / sqrt_d
+        matrix = problem.n_out > 1
+        if matrix:
+            omega, a2 = float(tparams[0]), float(tparams[1]) ** 2
+            pattern = torch.softmax(torch.tensor([[a2, -a2], [-a2, a2]], dtype=dt), dim=1)
+        for _ in range(steps):
+            x = torch.randn(L, d, generator=g, dtype=dt) / sqrt_d
+            z = x @ w_star
+            wg = w.clone().requires_grad_(True)
+            q = (x + shift) @ wg
+            A = torch.softmax(torch.outer(q, q), dim=1)
+            if matrix:
+                y = (1 - omega) * torch.softmax(torch.outer(z, z), dim=1) + omega * pattern
+                loss = 0.5 * ((A - y) ** 2).sum()
+            else:
+                y = ((z * z - 1) / math.sqrt(2)).sum()
+                loss = 0.5 * (torch.diagonal(A).sum() / math.sqrt(L) - y) ** 2
+            loss.backward()
+            with torch.no_grad():
+                w = w - lr * wg.grad
+                w *= sqrt_d / w.norm()
+        return w
+    W = torch.randn(L, d, generator=g, dtype=dt)
+    W *= math.sqrt(L * d) / W.norm()
+    for _ in range(steps):
+        x = torch.randn(L, d, generator=g, dtype=dt) / sqrt_d
+        z = x @ w_star
+        Wg = W.clone().requires_grad_(True)
+        q = (x * Wg).sum(dim=1)
+        y = ((z * z - 1) / math.sqrt(2)).sum()
+        loss = 0.5 * (torch.relu(q.sum() / math.sqrt(L)) - y) ** 2
+        loss.backward()
+        with torch.no_grad():
+            W = W - lr * Wg.grad
+            W *= math.sqrt(L * d) / W.norm()
+    return W
+
+
+# --- physical limit: the rates of the reduced step's ingredients ----------------------------
+@njit(cache=False)
+def _normals(rng, n):
+    s = 0.0
+    for _ in range(n):
+        s += rng.standard_normal()
+    return s
+
+
+@njit(cache=False)
+def _gammas(rng, n, shape):
+    s = 0.0
+    for _ in range(n):
+        s += rng.standard_gamma(shape)
+    return s
+
+
+@njit(cache=False)
+def _exps(n):
+    s = 0.0
+    x = 0.1
+    for _ in range(n):
+        s += math.exp(-x)
+        x += 1e-9
+    return s
+
+
+def ingredients(problem: Problem) -> dict:
+    """Random numbers and exponentials drawn per reduced step (ssi.sgd.reduced's kernels)."""
+    L = problem.L
+    if problem.tied:
+        r = problem.subspace_dim
+        exps = {"trace": 2, "projection": 2}.get(problem.reduction, 4) if problem.student == "attention" else 0
+        if problem.target == "mixture":
+            exps = 6                     # 2 rows × (student, target) + the constant pattern (2)
+        return {"normals": L * (r + 1), "gammas": 1, "exps": exps}
+    return {"normals": 2 * L, "gammas": L, "exps": 0}
+
+
+def machine_rates(d: int) -> dict:
+    rng = np.random.default_rng(0)
+    _normals(rng, 10), _gammas(rng, 10, 0.5 * (d - 3)), _exps(10)
+    n, s = calibrated(lambda k: _normals(rng, k), 10 ** 5)
+    normal = n / s
+    n, s = calibrated(lambda k: _gammas(rng, k, 0.5 * (d - 3)), 10 ** 5)
+    gamma = n / s
+    n, s = calibrated(lambda k: _exps(k), 10 ** 5)
+    return {"normal_per_s": normal, "gamma_per_s": gamma, "exp_per_s": n / s}
+
+
+# --- measurements ------------------------------------------------------------------------------
+def reduced_rate(problem, d, lr, replicates=REDUCED_REPLICATES, threads=1):
+    def run(steps):
+        simulate(problem, d=d, lr=lr, steps=steps, replicates=replicates, seed=1, record=[0, steps],
+                 threads=threads)
+
+    run(10)
+    steps, seconds = calibrated(run, 1000)
+    return replicates * steps / seconds
+
+
+def measure(name, spec, d):
+    problem = Problem(**spec["problem"])
+    lr = spec["lr"]
+    row = {"problem": name, "d": d, "reduced": reduced_rate(problem, d, lr)}
+    R = EXPLICIT_REPLICATES[d]
+
+    def explicit(steps, replicates=R):
+        simulate(problem, d=d, lr=lr, steps=steps, replicates=replicates, seed=2, engine="explicit",
+                 record=[0, steps])
+
+    explicit(2)
+    steps, seconds = calibrated(explicit, 5)
+    row["explicit"] = R * steps / seconds
+    if torch is not None:
+        torch_loop(problem, d, lr, 3)
+        steps, seconds = calibrated(lambda n: torch_loop(problem, d, lr, n), 20)
+        row["authors"], row["authors_method"] = steps / seconds, "torch autograd, 1 sample/step"
+    else:
+        steps, seconds = calibrated(lambda n: explicit(n, 1), 5)
+        row["authors"], row["authors_method"] = steps / seconds, "stand-in: explicit engine, 1 replicate"
+    row["reduced_vs_authors"] = row["reduced"] / row["authors"]
+    row["explicit_vs_authors"] = row["explicit"] / row["authors"]
+    return row
+
+
+def rate(x):
+    return f"{x:.3g}" if x < 1e4 else f"{x:.2e}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="d = 10³ only, shorter measurements")
+    args = parser.parse_args()
+    global TARGET_SECONDS
+    dims = DIMENSIONS
+    if args.quick:
+        TARGET_SECONDS, dims = 0.4, DIMENSIONS[:1]
+    start = time.perf_counter()
+    print("authors' method:", "torch " + torch.__version__ + " autograd, one sample per step" if torch is not None
+          else "torch is NOT installed: the explicit engine with one replicate stands in (pip install torch==2.13.0)")
+
+    rows = []
+    for name, spec in PROBLEMS.items():
+        for d in dims:
+            rows.append(measure(name, spec, d))
+    print("\n1. SGD steps per second per core (one thread); ratios to the authors' method in this run")
+    head = f"{'problem':36s} {'d':>7s} | {'authors':>9s} {'explicit':>9s} {'reduced':>9s} | {'exp/auth':>8s} {'red/auth':>9s}"
+    print(head + "\n" + "-" * len(head))
+    for r in rows:
+        print(f"{r['problem']:36s} {r['d']:>7d} | {rate(r['authors']):>9s} {rate(r['explicit']):>9s} "
+              f"{rate(r['reduced']):>9s} | {r['explicit_vs_authors']:>8.1f} {r['reduced_vs_authors']:>9.0f}")
+    print(f"(explicit: replicates per d {EXPLICIT_REPLICATES}; reduced: {REDUCED_REPLICATES} replicates)")
+
+    print("\n2. Physical limit of the reduced step (d = 10³): draws and exps per step at this machine's rates")
+    rates = machine_rates(1000)
+    print(f"   measured in a compiled loop: {rate(rates['normal_per_s'])} normals/s, "
+          f"{rate(rates['gamma_per_s'])} χ² (gamma) draws/s, {rate(rates['exp_per_s'])} exp/s")
+    limits = []
+    head = f"{'problem':36s} | {'normals':>7s} {'gammas':>6s} {'exps':>4s} | {'limit steps/s':>13s} {'reduced':>9s} {'fraction':>8s}"
+    print(head + "\n" + "-" * len(head))
+    for name, spec in PROBLEMS.items():
+        problem = Problem(**spec["problem"])
+        parts = ingredients(problem)
+        seconds = (parts["normals"] / rates["normal_per_s"] + parts["gammas"] / rates["gamma_per_s"]
+                   + parts["exps"] / rates["exp_per_s"])
+        measured = next(r["reduced"] for r in rows if r["problem"] == name and r["d"] == dims[0])
+        limits.append({"problem": name, **parts, "limit_steps_per_s": 1 / seconds, "reduced": measured,
+                       "fraction": measured * seconds})
+        print(f"{name:36s} | {parts['normals']:>7d} {parts['gammas']:>6d} {parts['exps']:>4d} | "
+              f"{rate(1 / seconds):>13s} {rate(measured):>9s} {measured * seconds:>8.0%}")
+
+    print("\n3. Scaling of the reduced engine (L=2 attention, identity): wall seconds")
+    spec = PROBLEMS["L=2 attention, identity (mixture)"]
+    problem = Problem(**spec["problem"])
+    scaling = []
+    steps_list = (10 ** 4, 10 ** 5) if args.quick else (10 ** 4, 10 ** 5, 10 ** 6)
+    head = f"{'steps':>8s} {'replicates':>10s} {'d':>9s} {'threads':>7s} | {'seconds':>8s} {'ns/step':>8s}"
+    print(head + "\n" + "-" * len(head))
+    simulate(problem, d=100, lr=spec["lr"], steps=10, replicates=2, seed=1, threads=2)
+    for steps in steps_list:
+        for replicates in (1, 8):
+            for d in (10 ** 2, 10 ** 4, 10 ** 6):
+                for threads in ((1, 2) if replicates > 1 else (1,)):
+                    t0 = time.perf_counter()
+                    simulate(problem, d=d, lr=spec["lr"], steps=steps, replicates=replicates, seed=1,
+                             threads=threads, points_per_decade=10)
+                    sec = time.perf_counter() - t0
+                    scaling.append({"steps": steps, "replicates": replicates, "d": d, "threads": threads,
+                                    "seconds": sec})
+                    print(f"{steps:>8d} {replicates:>10d} {d:>9d} {threads:>7d} | {sec:>8.3f} "
+                          f"{1e9 * sec / (steps * replicates):>8.0f}")
+    total = time.perf_counter() - start
+    print(f"\ntotal benchmark time {total:.0f} s; load average {os.getloadavg()}")
+    out = HERE / "engines.json"
+    out.write_text(json.dumps({
+        "rows": rows, "rates": rates, "limits": limits, "scaling": scaling, "total_seconds": total,
+        "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(),
+                    "python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
+                    "torch": None if torch is None else torch.__version__, "load_average": os.getloadavg()},
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S")}, indent=2))
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
