@@ -40,15 +40,16 @@ def quick(tmp_path_factory):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", RESULTS)
-def test_notebook_executes_on_quick_results(quick, tmp_path, name):
+def test_notebook_executes_on_quick_results(quick, name):
     """`jupytext --to notebook --execute notebooks/<name>.py` succeeds (as a notebook, with a kernel),
     no cell errors, it falls back to the quick config, and every figure it re-renders is identical
     to the workflow's."""
     import nbformat
 
-    out = tmp_path / f"{name}.ipynb"
-    proc = run([sys.executable, "-m", "jupytext", "--to", "notebook", "--execute", "--output", out,
-                f"notebooks/{name}.py"], quick, check=False, timeout=600)
+    # as documented: the .ipynb is written (and executed) next to the .py, in the run's copy
+    out = quick / "notebooks" / f"{name}.ipynb"
+    proc = run([sys.executable, "-m", "jupytext", "--to", "notebook", "--execute", f"notebooks/{name}.py"],
+               quick, check=False, timeout=600)
     assert proc.returncode == 0, proc.stdout[-4000:]
     notebook = nbformat.read(out, as_version=4)
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
