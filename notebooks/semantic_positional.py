@@ -43,8 +43,10 @@ summary = sp.summarise(config)
 for name, diagram in summary["diagrams"].items():
     print(f"\n{name}: a in [{diagram['a'][0]}, {diagram['a'][1]}], ω in [{diagram['omega'][0]}, {diagram['omega'][1]}], "
           f"up to {diagram['max_minima']} local minima")
-    for region, fraction in sorted(diagram["fractions"].items(), key=lambda kv: -kv[1]):
-        print(f"  {region:<50}{fraction:8.3f}")
+    for group in ("named", "regions"):
+        print(f"  {group}:")
+        for region, fraction in sorted(diagram["fractions"][group].items(), key=lambda kv: -kv[1]):
+            print(f"    {region:<50}{fraction:8.3f}")
 
 # %% [markdown]
 # ## The SGD transition along a = 1: positional share of the escaped runs against ω, and the switch ω
