@@ -23,7 +23,7 @@ def listed(tmp_path_factory):
     """A copy of a completed quick run with its hash list written by `snakemake result_hashes`."""
     workdir = tmp_path_factory.mktemp("audit_compute") / "repo"
     shutil.copytree(completed_quick_run(tmp_path_factory), workdir, symlinks=True)
-    proc = snakemake(workdir, "--cores", "2", "--configfile", QUICK, "result_hashes")
+    proc = snakemake(workdir, "result_hashes", "--cores", "2", "--configfile", QUICK)
     config = yaml.safe_load((ROOT / QUICK).read_text())
     hashes = json.loads((workdir / config["figures_dir"] / HASHES).read_text())
     return {"workdir": workdir, "config": config, "hashes": hashes, "output": proc.stdout}
@@ -41,7 +41,7 @@ def test_result_hashes_lists_every_result(listed):
 def test_audit_compute_passes_on_unchanged_code(listed):
     """Three sampled result files recomputed from the code are byte-identical to the list; the
     message names them (the draw of ssi.experiments.recompute.sample_entries)."""
-    proc = snakemake(listed["workdir"], "--cores", "2", "--configfile", QUICK, "audit_compute",
+    proc = snakemake(listed["workdir"], "audit_compute", "--cores", "2", "--configfile", QUICK,
                      "--config", "audit_n=3", "audit_seed=1")
     assert "audit_compute passed: 3 of" in proc.stdout, proc.stdout[-3000:]
     for name in sample_entries(listed["hashes"]["files"], 3, 1):
@@ -62,7 +62,7 @@ def test_audit_compute_fails_after_a_learning_rate_change(listed, tmp_path):
     entries = listed["hashes"]["files"]
     seed = next(s for s in range(1000) if any(e.startswith("two_phases/sgd_") for e in sample_entries(entries, 2, s)))
     chosen = sample_entries(entries, 2, seed)
-    proc = snakemake(workdir, "--cores", "2", "--configfile", QUICK, "audit_compute", "--config", "audit_n=2",
+    proc = snakemake(workdir, "audit_compute", "--cores", "2", "--configfile", QUICK, "--config", "audit_n=2",
                      f"audit_seed={seed}", check=False, PYTHONPATH=str(workdir / "src"))
     assert proc.returncode != 0, proc.stdout[-3000:]
     assert "audit_compute failed" in proc.stdout, proc.stdout[-3000:]
