@@ -8,7 +8,8 @@ min_version("9.0")
 # The default config applies only when no --configfile is given: Snakemake would
 # otherwise merge the two (nested keys of config.yaml, such as extra cases, would leak
 # into quick.yaml).
-if not config:
+# (`--config audit_n=… audit_seed=…` alone, for `audit_compute`, still means the default config.)
+if not set(config) - {"audit_n", "audit_seed"}:
 
     configfile: "config/config.yaml"
 
@@ -22,6 +23,7 @@ include: "workflow/rules/positional.smk"
 include: "workflow/rules/escape_vs_d.smk"
 include: "workflow/rules/tied_untied.smk"
 include: "workflow/rules/semantic_positional.smk"
+include: "workflow/rules/reproducibility.smk"
 include: "workflow/rules/audit.smk"
 
 
@@ -31,3 +33,4 @@ rule all:
         FIGURES,
         f"{F}/MANIFEST.sha256",
         f"{F}/CLAIMS.md",
+        REPORT_NUMBERS,

@@ -54,7 +54,7 @@ print(f"{'case':<8}{'d':>9}{'lr':>10}{'replicates':>12}{'steps':>11}  engine   g
 for (case, d), run in runs.items():
     meta = run["sgd_meta"]
     print(f"{case:<8}{d:>9}{meta['lr']:>10.4g}{meta['replicates']:>12}{meta['steps']:>11}  "
-          f"{meta['engine']:<8} {meta.get('git_commit', '?')}")
+          f"{meta['engine']:<8} {meta['provenance']['git_commit'][:12]}")
 
 # %% [markdown]
 # ## Escape times: SGD (replicate mean of |m|) against the ODE

@@ -26,7 +26,7 @@ def test_npz_bytes_depend_only_on_arrays():
 
 def test_save_and_load_round_trip(tmp_path):
     """Arrays come back equal (dtype and shape included) through numpy.load, the provenance
-    record carries the writer's keys plus the package version and git commit, and no
+    record carries the writer's keys plus the package version and the provenance record, and no
     temporary file is left."""
     a = arrays()
     save_result(tmp_path / "sub" / "point", a, {"seed": 7, "d": np.int64(100)})
@@ -36,7 +36,9 @@ def test_save_and_load_round_trip(tmp_path):
         assert loaded[key].dtype == a[key].dtype and loaded[key].shape == a[key].shape
         np.testing.assert_array_equal(loaded[key], a[key])
     assert record["seed"] == 7 and record["d"] == 100
-    assert {"package_version", "git_commit"} <= record.keys()
+    assert "package_version" in record
+    assert {"packages", "python", "platform", "code_sha256", "config_sha256", "git_commit",
+            "git_dirty"} <= record["provenance"].keys()
     assert not list(tmp_path.rglob("*.tmp"))
 
 

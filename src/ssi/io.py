@@ -1,9 +1,12 @@
 """Results files: npz arrays plus a JSON provenance record, written atomically.
 
 A result is ``<stem>.npz`` (loaded with ``allow_pickle=False``) and
-``<stem>.json`` (the config slice, package version, git commit, seed keys and
-anything else the writer adds). Both are written to a temporary file in the
-same folder and renamed, so a killed job never leaves a half-written result.
+``<stem>.json`` (the config slice, seed keys and anything else the writer adds, the
+package version, and a ``provenance`` record from :func:`ssi.provenance.result_record`:
+package versions, Python, platform, git commit and dirty flag, code and config hashes).
+The ``.npz`` bytes depend only on the arrays; the ``.json`` bytes only on the writer's record
+and that provenance (no timestamps). Both are written to a temporary file in the same
+folder and renamed, so a killed job never leaves a half-written result.
 """
 from __future__ import annotations
 
@@ -11,7 +14,6 @@ import hashlib
 import io
 import json
 import os
-import subprocess
 import tempfile
 import zipfile
 from pathlib import Path
@@ -40,14 +42,10 @@ def atomic_write_text(path, text: str) -> None:
 
 def git_commit(cwd=None) -> str:
     """The current git commit (with "-dirty" if the tree has changes), or "unknown"."""
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True,
-                                text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd,
-                               capture_output=True, text=True, check=True).stdout.strip()
-        return commit + ("-dirty" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+    from .provenance import git_state
+
+    commit, dirty = git_state(cwd)
+    return commit + ("-dirty" if dirty else "")
 
 
 def save_result(stem, arrays: dict, provenance: dict) -> None:
@@ -60,12 +58,17 @@ def save_result(stem, arrays: dict, provenance: dict) -> None:
     arrays : dict of str -> array_like
         Numeric arrays only (no objects: the file is read with allow_pickle=False).
     provenance : dict
-        JSON-serialisable record; the package version and git commit are added.
+        JSON-serialisable record of the writer. Added: ``package_version`` and
+        ``provenance`` (:func:`ssi.provenance.result_record`), whose ``config_sha256`` hashes
+        the record's ``"config"`` entry (the config slice the writer used) when there is
+        one, else the writer's whole record.
     """
     from . import __version__
+    from .provenance import result_record
 
     stem = Path(stem)
-    record = {"package_version": __version__, "git_commit": git_commit(), **provenance}
+    section = provenance["config"] if "config" in provenance else provenance
+    record = {"package_version": __version__, **provenance, "provenance": result_record(section)}
     _atomic_write_bytes(stem.with_suffix(".npz"), npz_bytes(arrays))
     atomic_write_text(stem.with_suffix(".json"), json.dumps(record, indent=2, sort_keys=True, default=_jsonable) + "\n")
 

@@ -53,4 +53,4 @@ rule audit:
     run:
         from ssi.experiments.audit import audit
 
-        print(audit(config, RENDERERS, params.manifest, params.numbers, log[0]))
+        print(audit(config, RENDERERS, params.manifest, params.numbers, log[0], results=input))

@@ -84,8 +84,8 @@ rule escape_vs_d_plot:
     params:
         section=config["escape_vs_d"],
     output:
-        pdf=report(f"{F}/escape_vs_d.pdf", caption="../report/escape_vs_d.rst", category="C1 escape time vs d"),
-        png=f"{F}/escape_vs_d.png",
+        pdf=f"{F}/escape_vs_d.pdf",
+        png=report(f"{F}/escape_vs_d.png", caption="../report/escape_vs_d.rst", category="C1 escape time vs d"),
     log:
         f"{R}/logs/escape_vs_d_plot.log",
     conda:

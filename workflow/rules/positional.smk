@@ -91,12 +91,12 @@ rule positional_plot:
     params:
         section=config["positional"],
     output:
-        landscape_pdf=report(f"{F}/positional_landscape.pdf", caption="../report/positional_landscape.rst",
+        landscape_pdf=f"{F}/positional_landscape.pdf",
+        landscape_png=report(f"{F}/positional_landscape.png", caption="../report/positional_landscape.rst",
                              category="C3 positional encoding"),
-        landscape_png=f"{F}/positional_landscape.png",
-        escape_pdf=report(f"{F}/positional_escape.pdf", caption="../report/positional_escape.rst",
+        escape_pdf=f"{F}/positional_escape.pdf",
+        escape_png=report(f"{F}/positional_escape.png", caption="../report/positional_escape.rst",
                           category="C3 positional encoding"),
-        escape_png=f"{F}/positional_escape.png",
     log:
         f"{R}/logs/positional_plot.log",
     conda:

@@ -145,16 +145,16 @@ rule semantic_positional_plot:
     params:
         section=config["semantic_positional"],
     output:
-        diagram_pdf=report(f"{F}/semantic_positional_diagram.pdf", caption="../report/semantic_positional_diagram.rst",
+        diagram_pdf=f"{F}/semantic_positional_diagram.pdf",
+        diagram_png=report(f"{F}/semantic_positional_diagram.png", caption="../report/semantic_positional_diagram.rst",
                            category="C5 semantic vs positional"),
-        diagram_png=f"{F}/semantic_positional_diagram.png",
-        transition_pdf=report(f"{F}/semantic_positional_transition.pdf",
+        transition_pdf=f"{F}/semantic_positional_transition.pdf",
+        transition_png=report(f"{F}/semantic_positional_transition.png",
                               caption="../report/semantic_positional_transition.rst",
                               category="C5 semantic vs positional"),
-        transition_png=f"{F}/semantic_positional_transition.png",
-        long_pdf=report(f"{F}/semantic_positional_long.pdf", caption="../report/semantic_positional_long.rst",
+        long_pdf=f"{F}/semantic_positional_long.pdf",
+        long_png=report(f"{F}/semantic_positional_long.png", caption="../report/semantic_positional_long.rst",
                         category="C5 semantic vs positional"),
-        long_png=f"{F}/semantic_positional_long.png",
     log:
         f"{R}/logs/semantic_positional_plot.log",
     conda:

@@ -125,7 +125,7 @@ rule tied_untied_plot:
         section=config["tied_untied"],
     output:
         **{f"{name}_{ext}": (report(f"{F}/tied_untied_{name}.{ext}", caption=f"../report/tied_untied_{name}.rst",
-                                    category="C4 tied vs untied") if ext == "pdf" else f"{F}/tied_untied_{name}.{ext}")
+                                    category="C4 tied vs untied") if ext == "png" else f"{F}/tied_untied_{name}.{ext}")
            for name in tied_untied.FIGURE_NAMES for ext in ("pdf", "png")},
     log:
         f"{R}/logs/tied_untied_plot.log",

@@ -73,8 +73,8 @@ rule two_phases_plot:
     params:
         section=config["two_phases"],
     output:
-        pdf=report(f"{F}/two_phases.pdf", caption="../report/two_phases.rst", category="C2 two phases"),
-        png=f"{F}/two_phases.png",
+        pdf=f"{F}/two_phases.pdf",
+        png=report(f"{F}/two_phases.png", caption="../report/two_phases.rst", category="C2 two phases"),
     log:
         f"{R}/logs/two_phases_plot.log",
     conda:

@@ -2,11 +2,8 @@
 # # Escape time vs d (C1): key numbers (mean-crossing steps, bootstrap bars, fitted exponents, engine check)
 
 # %%
-import json
-
 from ssi.experiments import escape_vs_d
-from ssi.experiments.audit import clean_for_json
-from ssi.io import atomic_write_text
+from ssi.experiments.audit import write_numbers
 
-numbers = clean_for_json(escape_vs_d.summarise(snakemake.config))  # noqa: F821
-atomic_write_text(snakemake.output[0], json.dumps(numbers, indent=2, sort_keys=True) + "\n")  # noqa: F821
+# the key numbers plus a "provenance" record (package versions, code and config hashes)
+write_numbers(snakemake.output[0], escape_vs_d.summarise(snakemake.config), snakemake.config, "escape_vs_d")  # noqa: F821

@@ -2,11 +2,8 @@
 # # Semantic vs positional (C5): key numbers (region areas, switch ω per d, long-run end points)
 
 # %%
-import json
-
 from ssi.experiments import semantic_positional as sp
-from ssi.experiments.audit import clean_for_json
-from ssi.io import atomic_write_text
+from ssi.experiments.audit import write_numbers
 
-numbers = clean_for_json(sp.summarise(snakemake.config))  # noqa: F821
-atomic_write_text(snakemake.output[0], json.dumps(numbers, indent=2, sort_keys=True) + "\n")  # noqa: F821
+# the key numbers plus a "provenance" record (package versions, code and config hashes)
+write_numbers(snakemake.output[0], sp.summarise(snakemake.config), snakemake.config, "semantic_positional")  # noqa: F821

@@ -62,13 +62,68 @@ def compare_files_with_manifest(manifest_path) -> list[str]:
     return problems
 
 
-def audit(config, renderers: dict, manifest_path, numbers_files, log=None) -> str:
+def numbers_section(config, name) -> dict:
+    """The config a numbers file is computed from: its section, the seed and the engine."""
+    return {"seed": config["seed"], "engine": config["engine"], name: config[name]}
+
+
+def write_numbers(path, summary: dict, config, name) -> None:
+    """Write a numbers file: ``summary`` (nan/inf as null) plus ``provenance``
+    (:func:`ssi.provenance.committed_record` of :func:`numbers_section`), sorted JSON."""
+    from ..provenance import committed_record
+
+    record = {**clean_for_json(summary), "provenance": committed_record(numbers_section(config, name))}
+    atomic_write_text(path, json.dumps(record, indent=2, sort_keys=True) + "\n")
+
+
+def recorded_packages(paths) -> dict[str, dict[str, str]]:
+    """{path: provenance["packages"]} of the JSON files (numbers or results) that record them."""
+    out = {}
+    for path in paths:
+        path = Path(path)
+        if path.suffix != ".json":
+            path = path.with_suffix(".json")
+        try:
+            packages = json.loads(path.read_text()).get("provenance", {}).get("packages")
+        except (OSError, ValueError):
+            continue
+        if packages:
+            out[str(path)] = packages
+    return out
+
+
+def version_report(paths, installed=None) -> list[str]:
+    """One line per package whose installed version differs from one recorded in ``paths``:
+    ``numpy: installed 2.3.1, recorded 2.4.6 in 3 files (e.g. figures/numbers/c.json)``."""
+    from ..provenance import package_versions
+
+    recorded = recorded_packages(paths)
+    names = sorted({n for packages in recorded.values() for n in packages})
+    installed = package_versions(tuple(names)) if installed is None else installed
+    lines = []
+    for name in names:
+        where = {}
+        for path, packages in recorded.items():
+            if name in packages and packages[name] != installed.get(name):
+                where.setdefault(packages[name], []).append(path)
+        for version, files in sorted(where.items(), key=lambda kv: str(kv[0])):
+            lines.append(f"{name}: installed {installed.get(name)}, recorded {version} in {len(files)} "
+                         f"file{'s' if len(files) > 1 else ''} (e.g. {files[0]})")
+    return lines
+
+
+def audit(config, renderers: dict, manifest_path, numbers_files, log=None, results=()) -> str:
     """The `snakemake audit` check; raises ValueError naming every file that fails.
 
     1. every file listed in the manifest is on disk with the listed hash;
     2. every figure re-rendered from results/ into a temporary folder has the listed hash;
     3. each numbers file equals the numbers recomputed from results/ within
-       ``config["audit_rtol"]`` (relative; 0 on the machine that made them).
+       ``config["audit_rtol"]`` (relative; 0 on the machine that made them); its
+       ``provenance`` record is not compared.
+
+    When something differs, the message also names the packages whose installed version
+    differs from the one recorded in the numbers files or in the ``results`` (their
+    ``.json``), so the reader knows where to look.
 
     Returns the success message; the message or the failures also go to ``log``.
     """
@@ -83,10 +138,13 @@ def audit(config, renderers: dict, manifest_path, numbers_files, log=None) -> st
     problems += rerender_and_compare(renderers, manifest_path)
     for path in numbers_files:
         module = importlib.import_module(f"ssi.experiments.{Path(path).stem}")
+        committed = load_numbers(path)
+        committed.pop("provenance", None)
         problems += [f"{Path(path).name}: {p}" for p in
-                     compare_numbers(clean_for_json(module.summarise(config)), load_numbers(path), rtol)]
+                     compare_numbers(clean_for_json(module.summarise(config)), committed, rtol)]
     if problems:
         message = "audit failed:\n  " + "\n  ".join(problems)
+        message += "\n" + versions_message([*numbers_files, *results])
     else:
         message = (f"audit passed: {len(read_manifest(manifest_path))} manifest entries match the files, "
                    f"{len(renderers)} figure sets re-rendered identically, "
@@ -96,6 +154,16 @@ def audit(config, renderers: dict, manifest_path, numbers_files, log=None) -> st
     if problems:
         raise ValueError(message)
     return message
+
+
+def versions_message(paths) -> str:
+    """The part of a failed audit's message that compares installed and recorded versions."""
+    lines = version_report(paths)
+    if lines:
+        return ("package versions differ from those recorded (install requirements/lock.txt, "
+                "docs/reproducibility.md):\n  " + "\n  ".join(lines))
+    return ("every recorded package version (numpy, numba, scipy, matplotlib, seaborn, snakemake) "
+            "is the installed one: look at the code, the config, Python or the platform")
 
 
 def _flatten(value, prefix=""):

@@ -42,3 +42,38 @@ def results_config(module, kinds):
                          f"run `snakemake --cores all --configfile {path}` first")
     print(f"config: {path}; results: {config['results_dir']}")
     return path, config
+
+
+def print_table(rows, columns, widths=None) -> None:
+    """Print ``rows`` (dicts) as a fixed-width table of ``columns`` (floats to 4 significant digits)."""
+    widths = widths or [max(len(c), 10) for c in columns]
+
+    def cell(value, width):
+        if isinstance(value, float):
+            return f"{value:>{width}.4g}"
+        return f"{value!s:>{width}}"
+
+    print("  ".join(f"{c:>{w}}" for c, w in zip(columns, widths)))
+    for row in rows:
+        print("  ".join(cell(row.get(c), w) for c, w in zip(columns, widths)))
+
+
+def rerender(plot, config, names) -> None:
+    """Re-render figures with the workflow's plotting function ``plot(config, out_paths)`` into a
+    temporary folder and print, for each of ``names`` (file names such as ``escape_vs_d.png``),
+    whether it is identical to the workflow's figure in ``config["figures_dir"]``."""
+    import tempfile
+
+    from ..io import sha256_file
+
+    with tempfile.TemporaryDirectory(prefix="ssi-notebook-") as tmp:
+        outputs = [f"{tmp}/{name}" for name in names]
+        plot(config, outputs)
+        for path in outputs:
+            name = Path(path).name
+            committed = Path(config["figures_dir"]) / name
+            if committed.is_file():
+                status = "identical to" if sha256_file(path) == sha256_file(committed) else "DIFFERS from"
+                print(f"{name}: {Path(path).stat().st_size} bytes, {status} {committed}")
+            else:
+                print(f"{name}: {Path(path).stat().st_size} bytes ({committed} not built yet)")
