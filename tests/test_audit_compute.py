@@ -19,10 +19,9 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def listed(tmp_path_factory):
+def listed(quick_cores2, tmp_path_factory):
     """A copy of a completed quick run with its hash list written by `snakemake result_hashes`."""
-    workdir = tmp_path_factory.mktemp("audit_compute") / "repo"
-    shutil.copytree(completed_quick_run(tmp_path_factory), workdir, symlinks=True)
+    workdir = completed_quick_run(quick_cores2, tmp_path_factory)
     proc = snakemake(workdir, "result_hashes", "--cores", "2", "--configfile", QUICK)
     config = yaml.safe_load((ROOT / QUICK).read_text())
     hashes = json.loads((workdir / config["figures_dir"] / HASHES).read_text())

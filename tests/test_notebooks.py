@@ -34,8 +34,8 @@ def test_every_result_has_a_notebook_using_the_shared_helpers():
 
 
 @pytest.fixture(scope="module")
-def quick(tmp_path_factory):
-    return completed_quick_run(tmp_path_factory)
+def quick(quick_cores2, tmp_path_factory):
+    return completed_quick_run(quick_cores2, tmp_path_factory)
 
 
 @pytest.mark.slow

@@ -28,8 +28,8 @@ def embedded(html: str, name: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    workdir = completed_quick_run(tmp_path_factory)
+def report(quick_cores2, tmp_path_factory):
+    workdir = completed_quick_run(quick_cores2, tmp_path_factory)
     path = tmp_path_factory.mktemp("report") / "report.html"
     snakemake(workdir, "--report", path, "--configfile", QUICK)
     html = path.read_text()
