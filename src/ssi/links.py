@@ -14,9 +14,15 @@ Scratch space is one preallocated array ``mats`` (4, L, L), indexed in place
 (no slicing in the hot path: every slice of a numba array costs an atomic
 reference count), and scalar outputs travel as floats.
 
-Conventions (science.md §2): ``y = g(z*)``, ``ŷ = f(q)``, per-sample loss
-``ℓ = ½‖ŷ − y‖²`` (squared Frobenius norm for matrix outputs), and the
-per-token derivative ``a_l = ∂ℓ/∂q_l``.
+Conventions (docs/theory.md, "Model and conventions"): ``y = g(z*)``, ``ŷ = f(q)``,
+per-sample loss ``ℓ = ½‖ŷ − y‖²`` (squared Frobenius norm for matrix outputs), and the
+per-token derivative ``a_l = ∂ℓ/∂q_l``. Other per-sample losses (the authors' conventions,
+docs/theory.md, "The authors' conventions") are selected by a loss code: ``a`` is linear
+in the output cotangent ``∂ℓ/∂ŷ``, so it is computed once for ½‖ŷ − y‖² (cotangent
+``ŷ − y``) and rescaled: "mse" (torch's MSELoss, the mean of ``(ŷ − y)²`` over the
+``n_out`` output entries) multiplies loss and ``a`` by ``2/n_out``; "frobenius"
+(``‖ŷ − y‖``, not squared) has cotangent ``(ŷ − y)/‖ŷ − y‖``, so ``a`` is divided by
+``‖ŷ − y‖`` (and is 0 where the residual vanishes).
 """
 from __future__ import annotations
 
@@ -26,14 +32,18 @@ import numpy as np
 from numba import njit
 
 # --- target codes -----------------------------------------------------------
-T_LINEAR = 0       # (1/√L) Σ z_l
-T_HE_SUM = 1       # c · Σ He_k(z_l); tparams = (k, c) with c = scale/√(k!)
-T_PRODUCT = 2      # Π_{l<n} z_l; tparams = (n,)
-T_DIFF = 3         # z_1 − z_2
-T_HE2_DIFF = 4     # (z_1² − z_2²)/√2
-T_STAIRCASE = 5    # (z_1 + z_1 z_2 + z_1 z_2 z_3)/√3
+# the scalar targets carry a scale s (Problem.target_scale) as their last tparam, or folded in
+T_LINEAR = 0       # s (1/√L) Σ z_l; tparams = (s,)
+T_HE_SUM = 1       # c · Σ He_k(z_l); tparams = (k, c) with c = s·norm/√(k!)
+T_PRODUCT = 2      # s Π_{l<n} z_l; tparams = (n, s)
+T_DIFF = 3         # s (z_1 − z_2); tparams = (s,)
+T_HE2_DIFF = 4     # s (z_1² − z_2²)/√2; tparams = (s,)
+T_STAIRCASE = 5    # s (z_1 + z_1 z_2 + z_1 z_2 z_3)/√3; tparams = (s,)
 T_MIXTURE = 6      # (1−ω) softmax_row(z zᵀ) + ω A(a); tparams = (ω, a)
 T_HE4_PLUS_DIFF = 7  # c4 (h_4(z_1) + h_4(z_2)) + c1 (z_1 − z_2); tparams = (c4, c1), h_4 = He_4/√24
+T_FIRST_SUM = 8    # s Σ_{l<n} z_l; tparams = (n, s)
+T_STAIRCASE_N = 9  # s Σ_{k≤n} Π_{l≤k} z_l (z_1 + z_1 z_2 + ...); tparams = (n, s)
+T_COMPLETE_STAIRCASE = 10  # s z_1 Π_{l≥2} (1 + z_l); tparams = (s,)
 
 # --- student link codes -----------------------------------------------------
 S_ATTENTION = 0    # R[softmax_row(q qᵀ)]; sparams = (reduction, left(L), right(L))
@@ -51,6 +61,12 @@ A_IDENTITY = 1
 A_SQUARE = 2
 A_HE2 = 3
 A_TANH = 4
+A_SIGMOID = 5
+
+# --- per-sample losses -------------------------------------------------------
+LOSS_HALF_SQUARE = 0   # ½‖ŷ − y‖² (ours)
+LOSS_MSE = 1           # mean over the n_out output entries of (ŷ − y)² (torch MSELoss)
+LOSS_FROBENIUS = 2     # ‖ŷ − y‖ (Frobenius norm, not squared)
 
 # --- scratch slots: mats has shape (4, L, L) ---------------------------------
 M_SOFTMAX = 0      # a softmax matrix softmax_row(q qᵀ)
@@ -159,7 +175,7 @@ def target_scalar(tcode, tparams, z):
         s = 0.0
         for l in range(L):
             s += z[l]
-        return s / math.sqrt(L)
+        return tparams[0] * s / math.sqrt(L)
     if tcode == T_HE_SUM:
         k = int(tparams[0])
         s = 0.0
@@ -170,15 +186,32 @@ def target_scalar(tcode, tparams, z):
         p = 1.0
         for l in range(int(tparams[0])):
             p *= z[l]
-        return p
+        return tparams[1] * p
     if tcode == T_DIFF:
-        return z[0] - z[1]
+        return tparams[0] * (z[0] - z[1])
     if tcode == T_HE2_DIFF:
-        return (z[0] * z[0] - z[1] * z[1]) / SQRT2
+        return tparams[0] * ((z[0] * z[0] - z[1] * z[1]) / SQRT2)
     if tcode == T_HE4_PLUS_DIFF:
         c4 = tparams[0] / math.sqrt(24.0)
         return c4 * (hermite_he(4, z[0]) + hermite_he(4, z[1])) + tparams[1] * (z[0] - z[1])
-    return (z[0] + z[0] * z[1] + z[0] * z[1] * z[2]) / SQRT3      # T_STAIRCASE
+    if tcode == T_FIRST_SUM:
+        s = 0.0
+        for l in range(int(tparams[0])):
+            s += z[l]
+        return tparams[1] * s
+    if tcode == T_STAIRCASE_N:
+        s = 0.0
+        p = 1.0
+        for l in range(int(tparams[0])):
+            p *= z[l]
+            s += p
+        return tparams[1] * s
+    if tcode == T_COMPLETE_STAIRCASE:
+        p = z[0]
+        for l in range(1, L):
+            p *= 1.0 + z[l]
+        return tparams[0] * p
+    return tparams[0] * ((z[0] + z[0] * z[1] + z[0] * z[1] * z[2]) / SQRT3)      # T_STAIRCASE
 
 
 @_jit
@@ -189,7 +222,7 @@ def target_scalar_vjp(tcode, tparams, z, c, grad):
         grad[l] = 0.0
     if tcode == T_LINEAR:
         for l in range(L):
-            grad[l] = c / math.sqrt(L)
+            grad[l] = c * tparams[0] / math.sqrt(L)
     elif tcode == T_HE_SUM:
         k = int(tparams[0])
         for l in range(L):
@@ -201,21 +234,50 @@ def target_scalar_vjp(tcode, tparams, z, c, grad):
             for j in range(n):
                 if j != l:
                     p *= z[j]
-            grad[l] = c * p
+            grad[l] = c * tparams[1] * p
     elif tcode == T_DIFF:
-        grad[0] = c
-        grad[1] = -c
+        grad[0] = c * tparams[0]
+        grad[1] = -c * tparams[0]
     elif tcode == T_HE2_DIFF:
-        grad[0] = c * SQRT2 * z[0]
-        grad[1] = -c * SQRT2 * z[1]
+        grad[0] = c * tparams[0] * SQRT2 * z[0]
+        grad[1] = -c * tparams[0] * SQRT2 * z[1]
     elif tcode == T_HE4_PLUS_DIFF:
         c4 = 4.0 * tparams[0] / math.sqrt(24.0)                       # He_4' = 4 He_3
         grad[0] = c * (c4 * hermite_he(3, z[0]) + tparams[1])
         grad[1] = c * (c4 * hermite_he(3, z[1]) - tparams[1])
+    elif tcode == T_FIRST_SUM:
+        for l in range(int(tparams[0])):
+            grad[l] = c * tparams[1]
+    elif tcode == T_STAIRCASE_N:
+        n = int(tparams[0])
+        for j in range(n):                 # ∂/∂z_j Σ_k Π_{l≤k} z_l = Σ_{k≥j} Π_{l≤k, l≠j} z_l
+            s = 0.0
+            for k in range(j, n):
+                p = 1.0
+                for l in range(k + 1):
+                    if l != j:
+                        p *= z[l]
+                s += p
+            grad[j] = c * tparams[1] * s
+    elif tcode == T_COMPLETE_STAIRCASE:
+        for j in range(L):
+            p = 1.0 if j == 0 else z[0]
+            for l in range(1, L):
+                if l != j:
+                    p *= 1.0 + z[l]
+            grad[j] = c * tparams[0] * p
     else:                                                           # T_STAIRCASE
-        grad[0] = c * (1.0 + z[1] + z[1] * z[2]) / SQRT3
-        grad[1] = c * (z[0] + z[0] * z[2]) / SQRT3
-        grad[2] = c * (z[0] * z[1]) / SQRT3
+        grad[0] = c * tparams[0] * (1.0 + z[1] + z[1] * z[2]) / SQRT3
+        grad[1] = c * tparams[0] * (z[0] + z[0] * z[2]) / SQRT3
+        grad[2] = c * tparams[0] * (z[0] * z[1]) / SQRT3
+
+
+@_jit
+def _logistic(x):
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
 
 
 @_jit
@@ -228,6 +290,8 @@ def _activation(code, h):
         return h * h
     if code == A_HE2:
         return (h * h - 1.0) / SQRT2
+    if code == A_SIGMOID:
+        return _logistic(h)
     return math.tanh(h)
 
 
@@ -241,6 +305,9 @@ def _activation_derivative(code, h):
         return 2.0 * h
     if code == A_HE2:
         return SQRT2 * h
+    if code == A_SIGMOID:
+        s = _logistic(h)
+        return s * (1.0 - s)
     t = math.tanh(h)
     return 1.0 - t * t
 
@@ -289,14 +356,6 @@ def student_matrix(scode, tparams, q, mats, slot):
 
 
 @_jit
-def _logistic(x):
-    if x >= 0.0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
-
-
-@_jit
 def _attention2_scalar_loss_and_grad(sparams, y, q, a):
     """Attention with a scalar reduction at L = 2, in registers (the paper's main case).
 
@@ -327,11 +386,8 @@ def _attention2_scalar_loss_and_grad(sparams, y, q, a):
 
 
 @_jit
-def loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats):
-    """Per-sample loss ℓ = ½‖f(q) − g(z*)‖²; writes a = ∂ℓ/∂q into ``a``.
-
-    ``mats``: scratch from :func:`scratch`.
-    """
+def _half_square_loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats):
+    """Per-sample loss ℓ = ½‖f(q) − g(z*)‖²; writes a = ∂ℓ/∂q into ``a``."""
     L = q.shape[0]
     for l in range(L):
         a[l] = 0.0
@@ -371,6 +427,35 @@ def loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats):
     return 0.5 * r * r
 
 
+@_jit
+def _other_loss(lcode, half_square, a, n_out):
+    """Loss ``lcode`` and its a = ∂ℓ/∂q from ½‖R‖² and the a of the half-square loss (rescaled in place)."""
+    L = a.shape[0]
+    if lcode == LOSS_MSE:
+        c = 2.0 / n_out
+        for l in range(L):
+            a[l] *= c
+        return c * half_square
+    norm = math.sqrt(2.0 * half_square)                      # LOSS_FROBENIUS: ‖R‖
+    inverse = 1.0 / norm if norm > 0.0 else 0.0
+    for l in range(L):
+        a[l] *= inverse
+    return norm
+
+
+@_jit
+def loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode=LOSS_HALF_SQUARE):
+    """Per-sample loss ℓ (default ½‖f(q) − g(z*)‖²); writes a = ∂ℓ/∂q into ``a``.
+
+    ``mats``: scratch from :func:`scratch`; ``lcode``: one of the ``LOSS_*`` codes.
+    """
+    loss = _half_square_loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats)
+    if lcode == LOSS_HALF_SQUARE:
+        return loss
+    L = q.shape[0]
+    return _other_loss(lcode, loss, a, L * L if tcode == T_MIXTURE else 1)
+
+
 # --- batch wrappers (vectorised over samples) --------------------------------
 @njit(cache=True)
 def batch_target(tcode, tparams, z, n_out):
@@ -405,12 +490,12 @@ def batch_student(scode, sparams, tcode, tparams, q, n_out):
 
 
 @njit(cache=True)
-def batch_loss_and_grad(tcode, tparams, scode, sparams, zstar, q):
-    """Loss (n,) and a = ∂ℓ/∂q (n, L) for every row of zstar, q (n, L)."""
+def batch_loss_and_grad(tcode, tparams, scode, sparams, zstar, q, lcode=LOSS_HALF_SQUARE):
+    """Loss (n,) and a = ∂ℓ/∂q (n, L) for every row of zstar, q (n, L) (loss code ``lcode``)."""
     n, L = q.shape
     loss = np.empty(n)
     a = np.empty((n, L))
     mats = np.zeros((4, L, L))
     for i in range(n):
-        loss[i] = loss_and_grad(tcode, tparams, scode, sparams, zstar[i], q[i], a[i], mats)
+        loss[i] = loss_and_grad(tcode, tparams, scode, sparams, zstar[i], q[i], a[i], mats, lcode)
     return loss, a

@@ -42,11 +42,17 @@ integration rule:
   slope of ``E[a z*]`` in ``m`` is lost.
 
 Quasi-Monte Carlo estimates come with a standard error from independent scramblings.
+
+Other per-sample losses (``Problem.loss``, docs/theory.md, "The authors' conventions"):
+"mse" is ``(2/n_out)`` times the half-square loss, so the Hermite feed-forward path
+rescales its moments (loss and ``E[a ·]`` by ``2/n_out``, ``E[a²]`` by its square);
+"frobenius" ``‖f − g‖`` is not polynomial on either side, so it takes the general paths
+(no exact axis; quasi-Monte Carlo by default, Gauss–Hermite with ``method="gh"``).
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -357,7 +363,7 @@ def _ff_points(m_vec, c_vec, shift, n_x, zeta_pts, zeta_w):
 
 
 @njit(cache=True)
-def _grid_moments(tcode, tparams, scode, sparams, Z, wz, E, we, product, m, s, e_tok):
+def _grid_moments(tcode, tparams, scode, sparams, lcode, Z, wz, E, we, product, m, s, e_tok):
     """Weighted sums of (ℓ, a z*, a q, a ξ, a, a²) over points z (rows of Z) and η (rows of E).
 
     The pre-activations are z, the teacher's z* = m z + s η (so that ξ = s z − m η and
@@ -380,7 +386,7 @@ def _grid_moments(tcode, tparams, scode, sparams, Z, wz, E, we, product, m, s, e
                 zs[l] = m * Z[i, l] + s * E[j, l]
                 xi[l] = s * Z[i, l] - m * E[j, l]
                 q[l] = Z[i, l] + e_tok[l]
-            loss = links.loss_and_grad(tcode, tparams, scode, sparams, zs, q, a, work)
+            loss = links.loss_and_grad(tcode, tparams, scode, sparams, zs, q, a, work, lcode)
             out[0] += w * loss
             for l in range(L):
                 wa = w * a[l]
@@ -555,13 +561,19 @@ class _Integrator:
         self.n_x = n_x
         dim = L if self.ff else 2 * L
         self.hermite = None
+        squared = problem.loss != "frobenius"
         if self.ff:
-            deg_g = polynomial_degree(problem.target_value, L) if method == "auto" else None
+            deg_g = polynomial_degree(problem.target_value, L) if method == "auto" and squared else None
             if deg_g:   # a polynomial target of degree ≥ 1 (σ' is read off two target values)
-                self.hermite, self.method, self.n_rep = _HermiteFeedForward(problem, deg_g, n_x), "hermite", 1
+                # the expansion is of ½(σ − g)²; "mse" is (2/n_out)·half_square: rescale the moments
+                half = problem if problem.loss == "half_square" else replace(problem, loss="half_square")
+                self.hermite, self.method, self.n_rep = _HermiteFeedForward(half, deg_g, n_x), "hermite", 1
+                c = 2.0 / problem.n_out if problem.loss == "mse" else 1.0
+                self.hermite_scale = np.concatenate([[c], np.full(4 * L, c), np.full(L, c * c)])
                 return
-            use_gh = method == "gh" or (method == "auto" and L <= 5)
-        else:
+            # the Frobenius loss has a kink where σ = g, off the split of the h axis: QMC by default
+            use_gh = method == "gh" or (method == "auto" and L <= 5 and squared)
+        elif squared:
             deg_g = polynomial_degree(problem.target_value, L)
             deg_f = polynomial_degree(problem.student_value, L)
             # when neither side is a polynomial (softmax target and student) scrambled Sobol
@@ -569,6 +581,11 @@ class _Integrator:
             # points give the ODE trajectory to 1e-3, a 21^4-point grid to 4e-3
             smooth_side = deg_g is not None or deg_f is not None
             use_gh = method == "gh" or (method == "auto" and dim <= 6 and smooth_side)
+        else:
+            # the Frobenius loss ‖f − g‖ is not a polynomial on either side (a kink where f = g):
+            # no side is integrated exactly, and by default scrambled Sobol gives an error bar
+            deg_g = deg_f = None
+            use_gh = method == "gh"
         self.method = "gh" if use_gh else "qmc"
         if not use_gh:
             # feed-forward: each ζ point carries the 2·n_x nodes of the h axis
@@ -599,18 +616,20 @@ class _Integrator:
         L = self.problem.L
         s = math.sqrt(max(1.0 - m * m, 0.0))
         if self.hermite is not None:
-            return self.hermite.moments(np.full(L, m), np.full(L, s), e_tok)
+            vec, _ = self.hermite.moments(np.full(L, m), np.full(L, s), e_tok)
+            return vec * self.hermite_scale, None
         if self.ff:
             zs, q, z, xi, w = _ff_points(np.full(L, m), np.full(L, s), e_tok.sum() / math.sqrt(L),
                                          self.n_x, self.points, self.w)
             return _reduce(self.problem, zs, q, z, xi, e_tok[None, :], w, self.n_rep)
         tcode, tparams, scode, sparams = self.problem.codes
+        lcode = self.problem.loss_code
         e_tok = np.ascontiguousarray(e_tok, dtype=float)
         if self.method == "gh":
-            return _grid_moments(tcode, tparams, scode, sparams, self.Z, self.wz, self.E, self.we,
+            return _grid_moments(tcode, tparams, scode, sparams, lcode, self.Z, self.wz, self.E, self.we,
                                  True, m, s, e_tok), None
         per = np.array([
-            _grid_moments(tcode, tparams, scode, sparams, np.ascontiguousarray(X[:, :L]), self.w,
+            _grid_moments(tcode, tparams, scode, sparams, lcode, np.ascontiguousarray(X[:, :L]), self.w,
                           np.ascontiguousarray(X[:, L:]), self.w, False, m, s, e_tok)
             for X in self.points])
         return per.mean(axis=0), per.std(axis=0, ddof=1) / math.sqrt(self.n_rep)
@@ -618,7 +637,8 @@ class _Integrator:
     def untied(self, m_vec, Q_vec):
         c_vec = np.sqrt(np.maximum(Q_vec - m_vec * m_vec, 0.0))
         if self.hermite is not None:
-            return self.hermite.moments(m_vec, c_vec, np.zeros(self.problem.L))
+            vec, _ = self.hermite.moments(m_vec, c_vec, np.zeros(self.problem.L))
+            return vec * self.hermite_scale, None
         zs, q, z, xi, w = _ff_points(m_vec, c_vec, 0.0, self.n_x, self.points, self.w)
         return _reduce(self.problem, zs, q, z, xi, np.zeros((1, self.problem.L)), w, self.n_rep)
 
@@ -687,7 +707,10 @@ def _pack(results, shape, L):
 
 
 def population_loss(problem, m, e=0.0, *, Q=None, n_points=None, method="auto", **kwargs):
-    """Population loss ``R = E ½‖f(q) − g(z*)‖²`` (science.md §3), vectorised over states.
+    """Population loss ``R = E ℓ`` (science.md §3), vectorised over states.
+
+    ``ℓ`` is the problem's per-sample loss: ``½‖f(q) − g(z*)‖²`` by default, ``(2/n_out)``
+    times that for ``loss="mse"``, ``‖f(q) − g(z*)‖`` for ``loss="frobenius"``.
 
     Parameters
     ----------

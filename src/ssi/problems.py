@@ -41,6 +41,13 @@ TARGETS: dict[str, tuple[int, tuple[float, ...], int, str]] = {
                           "(the antisymmetric part is invisible); opposite PE sees the antisymmetric part "
                           "through an m·e term: SIE 2 (claim C3)."),
     "staircase": (links.T_STAIRCASE, (), 3, "(z_1 + z_1 z_2 + z_1 z_2 z_3)/√3: a staircase of degrees 1, 2, 3."),
+    "z1": (links.T_FIRST_SUM, (1,), 1, "z_1: only the first token (SIE 1)."),
+    "z1_plus_z2": (links.T_FIRST_SUM, (2,), 2, "z_1 + z_2: the first two tokens (SIE 1)."),
+    "staircase2": (links.T_STAIRCASE_N, (2,), 2, "z_1 + z_1 z_2 (unnormalised staircase of degrees 1, 2)."),
+    "staircase3": (links.T_STAIRCASE_N, (3,), 3,
+                   "z_1 + z_1 z_2 + z_1 z_2 z_3 (unnormalised staircase of degrees 1, 2, 3)."),
+    "complete_staircase": (links.T_COMPLETE_STAIRCASE, (), 2,
+                           "z_1 Π_{l≥2} (1 + z_l): every monomial containing z_1, degrees 1..L."),
     "mixture": (links.T_MIXTURE, (), 2,
                 "(1−ω) softmax_row(z zᵀ) + ω A(a), A(a) = softmax_row([[a², −a²], [−a², a²]]): "
                 "semantic/positional mixture with L×L matrix output (L = 2)."),
@@ -77,6 +84,16 @@ ACTIVATIONS: dict[str, tuple[int, str]] = {
     "square": (links.A_SQUARE, "h²"),
     "he2": (links.A_HE2, "h_2(h) = (h² − 1)/√2"),
     "tanh": (links.A_TANH, "tanh h"),
+    "sigmoid": (links.A_SIGMOID, "1/(1 + e^(−h))"),
+}
+
+#: per-sample losses: name -> (code, description) (docs/theory.md, "The authors' conventions")
+LOSSES: dict[str, tuple[int, str]] = {
+    "half_square": (links.LOSS_HALF_SQUARE, "½‖ŷ − y‖² (this repository's convention)."),
+    "mse": (links.LOSS_MSE, "mean over output entries of (ŷ − y)² (torch MSELoss, the authors' 'square'): "
+                            "(ŷ − y)² for scalar outputs, ‖ŷ − y‖²_F/L² for L×L outputs; = (2/n_out)·half_square."),
+    "frobenius": (links.LOSS_FROBENIUS, "‖ŷ − y‖_F, not squared (the authors' 'frobenius'; |ŷ − y| for scalar "
+                                        "outputs); gradient Jᵀ(ŷ − y)/‖ŷ − y‖."),
 }
 
 
@@ -110,6 +127,13 @@ class Problem:
         Strength of the positional pattern A(a) of the "mixture" target.
     proj_left, proj_right : tuple of float, optional
         Vectors u, v (length L) of the "projection" reduction (default uniform 1/√L).
+    loss : str, default "half_square"
+        Per-sample loss, a key of :data:`LOSSES`: "half_square" ½‖ŷ − y‖², "mse"
+        (mean over output entries of (ŷ − y)²), "frobenius" ‖ŷ − y‖ (not squared).
+    target_scale : float, default 1.0
+        Constant c ≠ 0 multiplying the target: the target is c·g (scalar targets only).
+        The authors' scaled targets (e.g. √L Σ_l h_2(z_l)) are a registry target with a
+        scale, see :mod:`ssi.authors`. The "matched" student uses the scaled link too.
     """
 
     L: int
@@ -122,6 +146,8 @@ class Problem:
     a: float = 1.0
     proj_left: tuple[float, ...] | None = None
     proj_right: tuple[float, ...] | None = None
+    loss: str = "half_square"
+    target_scale: float = 1.0
     _codes: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -131,11 +157,20 @@ class Problem:
         _check_name("target", self.target, TARGETS)
         _check_name("student", self.student, STUDENTS)
         _check_name("pe", self.pe, POSITIONAL_ENCODINGS)
+        _check_name("loss", self.loss, LOSSES)
+        scale = self.target_scale
+        if (isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating))
+                or not math.isfinite(scale) or scale == 0):
+            raise ValueError(f"target_scale={scale!r} is not allowed; target_scale must be a finite number ≠ 0")
+        scale = float(scale)
         tcode, tdefaults, min_L, _ = TARGETS[self.target]
         if L < min_L:
             raise ValueError(f"L={L} is too small for target={self.target!r}; it needs L ≥ {min_L}")
         if self.target == "mixture" and L != 2:
             raise ValueError(f"L={L} is not allowed for target='mixture'; it is defined for L = 2")
+        if self.target == "mixture" and scale != 1.0:
+            raise ValueError(f"target_scale={self.target_scale!r} is not allowed for target='mixture'; "
+                             "allowed: 1 (the matrix-valued target is not rescaled)")
         if not (0.0 <= float(self.omega) <= 1.0) or not math.isfinite(self.omega):
             raise ValueError(f"omega={self.omega!r} is not allowed; omega must lie in [0, 1]")
         if not math.isfinite(self.a):
@@ -182,11 +217,14 @@ class Problem:
         if tcode == links.T_MIXTURE:
             tparams = np.array([float(self.omega), float(self.a)])
         elif tcode == links.T_HE_SUM:
-            k, scale = tdefaults
-            scale = 1 / math.sqrt(L) if scale is None else scale
-            tparams = np.array([k, scale / math.sqrt(math.factorial(k))], float)
+            k, norm = tdefaults
+            norm = 1 / math.sqrt(L) if norm is None else norm
+            tparams = np.array([k, norm / math.sqrt(math.factorial(k)) * scale], float)
+        elif tcode == links.T_HE4_PLUS_DIFF:
+            tparams = np.array([c * scale for c in tdefaults], float)
         else:
-            tparams = np.array(tdefaults if tdefaults else [0.0], float)
+            # (structural parameters..., scale): the links multiply by the last entry
+            tparams = np.array(list(tdefaults) + [scale], float)
         if scode == links.S_ATTENTION:
             sparams = np.zeros(1 + 2 * L)
             sparams[0] = REDUCTIONS[reduction][0]
@@ -198,6 +236,7 @@ class Problem:
             sparams = np.zeros(1)
         object.__setattr__(self, "reduction", reduction)
         object.__setattr__(self, "activation", activation)
+        object.__setattr__(self, "target_scale", scale)
         object.__setattr__(self, "_codes", (tcode, tparams, scode, sparams))
 
     # --- derived properties ----------------------------------------------------
@@ -210,6 +249,11 @@ class Problem:
     def n_out(self) -> int:
         """Output size: L² for the matrix-valued target, 1 otherwise."""
         return self.L * self.L if self._codes[0] == links.T_MIXTURE else 1
+
+    @property
+    def loss_code(self) -> int:
+        """Code of the per-sample loss for :mod:`ssi.links` (``links.LOSS_*``)."""
+        return LOSSES[self.loss][0]
 
     @property
     def codes(self):
@@ -249,7 +293,7 @@ class Problem:
         return self._shape_output(out)
 
     def loss_and_grad(self, zstar, q):
-        """Per-sample loss ½‖f(q) − g(z*)‖² and a = ∂ℓ/∂q, for arrays of shape (n, L).
+        """Per-sample loss ℓ (``self.loss``; default ½‖f(q) − g(z*)‖²) and a = ∂ℓ/∂q, for arrays of shape (n, L).
 
         Returns
         -------
@@ -261,7 +305,7 @@ class Problem:
         if z.shape != q.shape or z.ndim != 2 or z.shape[1] != self.L:
             raise ValueError(f"zstar and q must both have shape (n, {self.L}); got {z.shape} and {q.shape}")
         tcode, tparams, scode, sparams = self._codes
-        return links.batch_loss_and_grad(tcode, tparams, scode, sparams, z, q)
+        return links.batch_loss_and_grad(tcode, tparams, scode, sparams, z, q, self.loss_code)
 
     def _shape_output(self, out):
         if self.n_out == 1:

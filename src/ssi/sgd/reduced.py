@@ -27,7 +27,8 @@ from .common import pe_coordinates
 
 
 @njit(nogil=True, cache=True)
-def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams, threshold, crossing, step0):
+def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams, lcode, threshold, crossing,
+                 step0):
     """Advance one replicate of a tied student by ``n_steps`` SGD steps, in place.
 
     ``state`` = (μ_0 = m, μ_1..μ_k = PE-basis coordinates, ρ); ``pe`` is the (L, k)
@@ -61,7 +62,7 @@ def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams,
                 positional += pe[l, j] * mu[1 + j]
             zstar[l] = noise[l, 0]
             q[l] = s + v * rho + positional
-        loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats)
+        loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode)
         a_sq = 0.0
         along_u = 0.0
         for l in range(L):
@@ -90,7 +91,7 @@ def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams,
 
 
 @njit(nogil=True, cache=True)
-def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, threshold, crossing, step0):
+def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, lcode, threshold, crossing, step0):
     """Advance one replicate of an untied student by ``n_steps`` SGD steps, in place.
 
     ``state`` = (μ_1..μ_L, ρ_1..ρ_L) with m_l = μ_l and Q_l = μ_l² + ρ_l².
@@ -111,7 +112,7 @@ def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, t
             n_star[l] = rng.standard_normal()
             n_perp[l] = rng.standard_normal()
             q[l] = mu[l] * n_star[l] + rho[l] * n_perp[l]
-        loss_and_grad(tcode, tparams, scode, sparams, n_star, q, a, mats)
+        loss_and_grad(tcode, tparams, scode, sparams, n_star, q, a, mats, lcode)
         norm = 0.0
         for l in range(L):
             mu[l] -= step * a[l] * n_star[l]
@@ -205,11 +206,12 @@ class ReducedEngine:
 
     def _advance_replicates(self, indices, n_steps, step0):
         tcode, tparams, scode, sparams = self.problem.codes
+        lcode = self.problem.loss_code
         d = float(self.d)
         for i in indices:
             if self.problem.tied:
                 advance_tied(self.rngs[i], self.states[i], n_steps, d, self.lr, self.pe,
-                             tcode, tparams, scode, sparams, self.threshold, self.crossing[i], step0)
+                             tcode, tparams, scode, sparams, lcode, self.threshold, self.crossing[i], step0)
             else:
                 advance_untied(self.rngs[i], self.states[i], n_steps, d, self.lr,
-                               tcode, tparams, scode, sparams, self.threshold, self.crossing[i], step0)
+                               tcode, tparams, scode, sparams, lcode, self.threshold, self.crossing[i], step0)
