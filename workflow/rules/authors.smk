@@ -51,7 +51,7 @@ rule authors_forecast:
     input:
         AU_ODE,
     params:
-        section={k: v for k, v in config["authors"].items() if k != "gain_pairs"},
+        section={k: v for k, v in config["authors"].items() if k not in ("gain_pairs", "protocols")},
     output:
         f"{R}/authors/forecast.txt",
     log:
@@ -63,8 +63,6 @@ rule authors_forecast:
 
 
 rule authors_sgd:
-    input:
-        f"{R}/authors/forecast.txt",
     params:
         spec=lambda wildcards: config["authors"]["experiments"][wildcards.exp],
         plan=lambda wildcards: authors.job_plan(config, wildcards.exp)[int(wildcards.job)],
@@ -85,10 +83,32 @@ rule authors_sgd:
         "../scripts/authors_sgd.py"
 
 
+rule authors_protocols:
+    params:
+        protocols=config["authors"].get("protocols"),
+    output:
+        multiext(f"{R}/authors/protocols", ".npz", ".json"),
+    log:
+        f"{R}/logs/authors_protocols.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_protocols.py"
+
+
+AU_PROTOCOLS = [f"{R}/authors/protocols.npz"] if "protocols" in config["authors"] else []
+
+
 rule authors_numbers:
     input:
+        f"{R}/authors/forecast.txt",
         AU_SGD,
         AU_ODE,
+        AU_PROTOCOLS,
         AU_CODE,
     params:
         section=config["authors"],
@@ -106,6 +126,7 @@ rule authors_plot:
     input:
         AU_SGD,
         AU_ODE,
+        AU_PROTOCOLS,
         AU_CODE,
     params:
         section=config["authors"],
@@ -122,6 +143,6 @@ rule authors_plot:
 
 
 FIGURES += AU_FIGURES
-RESULTS += AU_SGD + AU_ODE
+RESULTS += AU_SGD + AU_ODE + AU_PROTOCOLS
 NUMBERS += [f"{F}/numbers/authors.json"]
 RENDERERS["authors"] = lambda out_dir: authors.plot(config, [f"{out_dir}/{Path(p).name}" for p in AU_FIGURES])

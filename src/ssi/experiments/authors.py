@@ -56,9 +56,6 @@ def _api():
 def their_lr(spec: dict, L: int) -> float:
     """Their learning rate: learning_rate_coefficient · scaling(L)."""
     lr = float(_api().learning_rate(float(spec["lr"]), spec["lr_scaling"], int(L)))
-    import inspect
-    if "loss" not in inspect.signature(Problem).parameters and spec["loss"] == "square":
-        lr *= 2.0   # DEV ONLY until conventions is merged: MSE on a scalar = ½(y − ŷ)² at 2η
     return lr
 
 
@@ -80,15 +77,18 @@ def problem(spec: dict, student: str, value) -> Problem:
         kw.update(target="mixture", a=math.sqrt(float(spec["a_squared"])),
                   omega=float(value) if sweep_key(spec) == "omega" else 0.5)
     else:
-        kw["target"] = api.TARGET_NAMES[spec["target"]]
+        target = api.TARGET_NAMES[spec["target"]]
+        if isinstance(target, str):
+            kw["target"] = target
+        else:                       # (our name, scale or scale(L)): e.g. sqrtH2sum = √L · he2_sum
+            name, scale = target
+            kw["target"] = name
+            kw["target_scale"] = float(scale(L) if callable(scale) else scale)
     if student == "attention":
         kw["pe"] = spec.get("pe", "none")
         kw["reduction"] = REDUCTION[spec.get("reduction", "trace")]
     else:
         kw["activation"] = api.ACTIVATION_NAMES[spec.get("activation", "relu")]
-    import inspect
-    if "loss" not in inspect.signature(Problem).parameters:   # DEV ONLY until conventions is merged
-        kw.pop("loss")
     return Problem(**kw)
 
 
