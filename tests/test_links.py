@@ -87,11 +87,11 @@ def ref_target(p: Problem, z):
         return (z[:, 0] + z[:, 0] * z[:, 1] + z[:, 0] * z[:, 1] * z[:, 2]) / math.sqrt(3)
     if name == "mixture":
         return (1 - p.omega) * attention_matrix(z) + p.omega * positional_pattern(p.a)
-    return p.target_scale * ref_scalable_target(name, z)
+    return ref_scalable_target(name, z)
 
 
 def ref_scalable_target(name, z):
-    """The targets added for the authors' conventions (before Problem.target_scale)."""
+    """The targets added for the authors' conventions (unscaled: target_scale = 1)."""
     if name == "z1":
         return z[:, 0]
     if name == "z1_plus_z2":

@@ -12,6 +12,7 @@ with package_cache():
     from . import population  # noqa: F401
     from .sgd import reduced  # noqa: F401
 
+from . import authors  # noqa: F401  (the authors' conventions and names)
 from .hermite import sie
 from .ode import escape_time, integrate_ode
 from .population import population_loss

@@ -652,7 +652,13 @@ def sie_report(problem, *, max_order: int = DEFAULT_MAX_ORDER, tol: float = DEFA
     SIEUndetermined
         All coefficients up to ``max_order`` vanish and neither a symmetry nor the
         degree argument proves that they vanish at every order.
+    ValueError
+        For ``problem.loss == "frobenius"``: the expansion above is that of a squared loss
+        ("mse" is a multiple of it and has the same SIE).
     """
+    if problem.loss == "frobenius":
+        raise ValueError("loss='frobenius' has no Hermite expansion of R (it is not a squared loss); "
+                         "the SIE is defined for loss='half_square' or 'mse'")
     proof = _symmetry_proof(problem)
     if proof is not None:
         return SIEReport(math.inf, math.inf if not _depends_on_e(problem) else _joint_only(

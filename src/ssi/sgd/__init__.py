@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import SGDRun, check_arguments, initial_overlaps, record_schedule, replicate_generators
+from .common import SGDRun, authors_init, check_arguments, initial_overlaps, record_schedule, replicate_generators
 from .explicit import ExplicitEngine
 from .reduced import ReducedEngine
 
@@ -14,7 +14,8 @@ __all__ = ["simulate", "SGDRun"]
 
 def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", record=None,
              m0=None, e0=None, threshold=None, stop_at_threshold=False, replicate_offset=0,
-             threads=1, points_per_decade=40, progress=None, stop_when=None):
+             threads=1, points_per_decade=40, progress=None, stop_when=None, init=None, ic_overlap=None,
+             ic_randomsign=False):
     """Run one-pass spherical SGD (science.md §2) on ``problem``.
 
     Parameters
@@ -54,6 +55,19 @@ def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", r
         Called as ``stop_when(steps_done, m)`` with the recorded overlaps ``m`` (R,) after every
         record; the run stops when it returns True (e.g. once the replicate mean has crossed a
         level). Stopping only truncates: each replicate's trajectory is its own stream.
+    init : {None, "overlapped", "random"}
+        The authors' initial conditions (docs/theory.md, "The authors' conventions"; exclusive
+        with ``m0``/``e0``). "overlapped": each token block (one for tied students) is
+        (1 − o) u + o s w* renormalised (u ⊥ w* uniform), i.e. m_l(0) = s_l m₀ with
+        m₀ = o/√((1 − o)² + o²) (:func:`ssi.authors.initial_overlap`) and Q_l(0) = 1.
+        "random": each token block uniform on its own sphere of radius √d (tied: the same
+        law as the default; untied: Q_l(0) = 1). With PE, e(0) = 0 (exact orthonormalisation;
+        the authors' projection leaves e(0) = O(m₀/√d), see :mod:`ssi.authors`).
+    ic_overlap : float, optional
+        "overlapped" only: o ∈ [0, 1], default d^(−1/2); 0 starts exactly orthogonal to w*.
+    ic_randomsign : bool
+        "overlapped" only: the sign s_l uniform ±1, drawn per replicate (and per token for
+        untied students) from the replicate's own stream; default s_l = +1.
 
     Returns
     -------
@@ -62,6 +76,7 @@ def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", r
         and for untied students ``m_tokens`` and ``Q_tokens`` (R, K, L).
     """
     check_arguments(problem, d, lr, steps, replicates, engine)
+    start = authors_init(problem, d, init, ic_overlap, ic_randomsign, m0, e0)
     if threshold is None and stop_at_threshold:
         raise ValueError("stop_at_threshold=True needs a threshold")
     if threshold is not None and not (0 < threshold <= 1):
@@ -71,7 +86,7 @@ def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", r
     m0, e_tokens = initial_overlaps(problem, m0, e0)
     rngs = replicate_generators(seed, replicates, replicate_offset)
     schedule = record_schedule(steps, record, points_per_decade)
-    sim = _ENGINES[engine](problem, d, float(lr), rngs, m0, e_tokens, threshold, threads)
+    sim = _ENGINES[engine](problem, d, float(lr), rngs, m0, e_tokens, threshold, threads, init=start)
 
     records = []
     done = 0

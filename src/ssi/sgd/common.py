@@ -50,6 +50,43 @@ class SGDRun:
         """Time t = steps/d."""
         return self.steps / self.d
 
+    # --- the authors' metrics (docs/theory.md, "The authors' conventions") -----------------
+    def _token_overlaps(self) -> np.ndarray:
+        """(R, K, n) overlaps per weight block: (m) for tied students, (m_l) for untied ones."""
+        return self.m[:, :, None] if self.m_tokens is None else self.m_tokens
+
+    def overlap(self, norm: str | None = "l2", signed: bool = False) -> np.ndarray:
+        """The authors' ``overlap`` metric, shape (R, K) (``norm=None``: (R, K, n) blocks).
+
+        ``norm="l2"``: ‖(m_l)_l‖₂/√L for untied students, |m| for tied ones; ``"l1"``:
+        ‖(m_l)_l‖₁/L. ``signed=True`` keeps the sign when there is one block (tied students).
+        """
+        if norm not in ("l2", "l1", None):
+            raise ValueError(f"norm={norm!r} is unknown; allowed: 'l2', 'l1', None")
+        m = self._token_overlaps()
+        if norm is None:
+            return m.copy()
+        n = m.shape[2]
+        value = np.sqrt(np.sum(m * m, axis=2) / n) if norm == "l2" else np.sum(np.abs(m), axis=2) / n
+        if signed and n == 1:
+            value = value * np.sign(m[:, :, 0])
+        return value
+
+    @property
+    def m_l2(self) -> np.ndarray:
+        """‖(m_l)_l‖₂/√L (untied) or |m| (tied), shape (R, K): the authors' default overlap."""
+        return self.overlap("l2")
+
+    def normalized_overlap_component(self, component: int = 0) -> np.ndarray:
+        """The authors' m_l/‖(m_j)_j‖₂ for token ``component`` (tied: sign of m), shape (R, K)."""
+        m = self._token_overlaps()
+        return m[:, :, component] / np.sqrt(np.sum(m * m, axis=2))
+
+    @property
+    def positional_overlap(self) -> np.ndarray:
+        """The authors' positional overlap p_1·w/√d with |p_1| = 1, i.e. e_1, shape (R, K)."""
+        return self.e
+
 
 def check_arguments(problem, d, lr, steps, replicates, engine):
     """Raise ValueError naming the parameter and what is allowed."""
@@ -112,6 +149,56 @@ def record_schedule(steps, record=None, points_per_decade=40):
     if rec.ndim != 1 or rec.size == 0 or rec[0] < 0 or rec[-1] > steps:
         raise ValueError(f"record must be a non-empty list of steps within [0, steps={steps}]")
     return rec
+
+
+INITS = ("overlapped", "random")
+
+
+@dataclass(frozen=True)
+class AuthorsInit:
+    """The authors' initial conditions (docs/theory.md, "The authors' conventions").
+
+    ``kind="overlapped"``: every token block (one for tied students) is
+    ``w_l ∝ (1 − o) u_l + o s_l w*`` renormalised to ``|w_l|² = d``, with ``u_l`` uniform on
+    the sphere of radius √d orthogonal to w* and ``s_l = 1`` (or a uniform random sign per
+    replicate and token, ``randomsign``): m_l(0) = s_l·m₀ with ``m₀ = o/√((1 − o)² + o²)``
+    (:func:`ssi.authors.initial_overlap`) and Q_l(0) = 1.
+    ``kind="random"``: every token block uniform on its own sphere of radius √d (tied: the
+    default uniform start; untied: Q_l(0) = 1 for every token, unlike the default uniform
+    point of the sphere |W|²_F = L d).
+    With PE the PE vectors are orthonormalised exactly against w* and w(0): e(0) = 0.
+    """
+
+    kind: str
+    m0: float = 0.0             # overlapped: m₀ = o/√((1 − o)² + o²)
+    randomsign: bool = False
+
+
+def authors_init(problem, d, init, ic_overlap, ic_randomsign, m0, e0):
+    """Validate the ``init`` options of :func:`ssi.simulate`; None when ``init`` is None."""
+    if init is None:
+        if ic_overlap is not None or ic_randomsign:
+            raise ValueError("ic_overlap and ic_randomsign are options of init='overlapped'; init=None was given")
+        return None
+    if init not in INITS:
+        raise ValueError(f"init={init!r} is unknown; allowed: None, {', '.join(INITS)}")
+    if m0 is not None or e0 is not None:
+        raise ValueError(f"init={init!r} and m0/e0 are mutually exclusive: give one or the other")
+    if init == "random":
+        if ic_overlap is not None or ic_randomsign:
+            raise ValueError("ic_overlap and ic_randomsign are options of init='overlapped', not init='random'")
+        return AuthorsInit("random")
+    if not isinstance(ic_randomsign, (bool, np.bool_)):
+        raise ValueError(f"ic_randomsign={ic_randomsign!r} is not allowed; allowed: True, False")
+    from ..authors import initial_overlap
+    return AuthorsInit("overlapped", initial_overlap(ic_overlap, d), bool(ic_randomsign))
+
+
+def initial_signs(rng, n, randomsign):
+    """Signs s_l of the overlapped start: ones, or n uniform ±1 from the replicate's stream."""
+    if not randomsign:
+        return np.ones(n)
+    return np.where(rng.random(n) < 0.5, -1.0, 1.0)
 
 
 def pe_coordinates(problem, e_tokens):

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .common import pe_coordinates
+from .common import initial_signs, pe_coordinates
 
 # Tokens are drawn in chunks of steps to cut Python overhead; the stream is the
 # same whatever the chunk size (Generator.standard_normal fills in order).
@@ -25,10 +25,12 @@ def _frame(rng, d, n):
     return q * np.sign(np.diag(r))
 
 
-def _initialise(problem, d, rng, m0, e_tokens):
+def _initialise(problem, d, rng, m0, e_tokens, init=None):
     L = problem.L
     pe = problem.pe_matrix()
     k = pe.shape[1]
+    if init is not None:
+        return _authors_start(problem, d, rng, init)
     if problem.tied and m0 is None:
         w_star = rng.standard_normal(d)
         w0 = rng.standard_normal(d)
@@ -56,12 +58,43 @@ def _initialise(problem, d, rng, m0, e_tokens):
     return w_star, positional, weights
 
 
+def _authors_start(problem, d, rng, init):
+    """The authors' starts in R^d (see :class:`~ssi.sgd.common.AuthorsInit`).
+
+    "overlapped": w_l ∝ (1 − o) u_l + o s_l w* renormalised, with u_l uniform on the sphere of
+    w*⊥, i.e. w_l = √d (s_l m₀ ŵ* + √(1 − m₀²) û_l); "random": each block a normalised Gaussian.
+    The PE basis is orthonormalised exactly against w* and w(0) (e(0) = 0).
+    """
+    L = problem.L
+    pe = problem.pe_matrix()
+    k = pe.shape[1]
+    n = 1 if problem.tied else L
+    w_star = rng.standard_normal(d)
+    w_star *= math.sqrt(d) / np.linalg.norm(w_star)
+    if init.kind == "overlapped":
+        signs = initial_signs(rng, n, init.randomsign)
+        u = rng.standard_normal((n, d))
+        u -= np.outer(u @ w_star / d, w_star)
+        u *= (math.sqrt(d) / np.linalg.norm(u, axis=1))[:, None]
+        weights = (init.m0 * signs)[:, None] * w_star + math.sqrt(1 - init.m0 ** 2) * u
+    else:
+        weights = rng.standard_normal((n, d))
+    weights *= (math.sqrt(d) / np.linalg.norm(weights, axis=1))[:, None]
+    if k:
+        span, _ = np.linalg.qr(np.column_stack([w_star, weights[0], rng.standard_normal((d, k))]))
+        pe_basis = span[:, 2:2 + k]
+    else:
+        pe_basis = np.zeros((d, 0))
+    positional = pe @ pe_basis.T
+    return w_star, positional, weights[0] if problem.tied else weights
+
+
 class ExplicitEngine:
     """Batched explicit SGD over replicates (numpy)."""
 
-    def __init__(self, problem, d, lr, rngs, m0, e_tokens, threshold, threads=1):
+    def __init__(self, problem, d, lr, rngs, m0, e_tokens, threshold, threads=1, init=None):
         self.problem, self.d, self.lr, self.rngs = problem, d, lr, rngs
-        parts = [_initialise(problem, d, rng, m0, e_tokens) for rng in rngs]
+        parts = [_initialise(problem, d, rng, m0, e_tokens, init) for rng in rngs]
         self.w_star = np.array([p[0] for p in parts])                  # (R, d)
         self.shift = np.array([p[1] for p in parts]) / math.sqrt(d)   # (R, L, d): p_l/√d
         self.weights = np.array([p[2] for p in parts])                # (R, d) or (R, L, d)

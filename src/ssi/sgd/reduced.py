@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..links import loss_and_grad
-from .common import pe_coordinates
+from .common import initial_signs, pe_coordinates
 
 
 @njit(nogil=True, cache=True)
@@ -133,14 +133,17 @@ def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, l
             crossing[0] = step0 + t + 1
 
 
-def initial_state(problem, d, rng, m0, e_tokens):
+def initial_state(problem, d, rng, m0, e_tokens, init=None):
     """Initial reduced state of one replicate (exact marginals of the uniform sphere).
 
     Random initialisation (m0 None): tied, the w*-coordinate of a uniform point of
     the sphere, with PE orthogonal to w(0) (e = 0, the authors' construction);
-    untied, a uniform point of the sphere |W|²_F = L d.
+    untied, a uniform point of the sphere |W|²_F = L d. ``init`` (an
+    :class:`~ssi.sgd.common.AuthorsInit`) gives the authors' starts instead.
     """
     L = problem.L
+    if init is not None:
+        return _authors_state(problem, d, rng, init)
     if problem.tied:
         pe = problem.pe_matrix()
         r = problem.subspace_dim
@@ -167,6 +170,25 @@ def initial_state(problem, d, rng, m0, e_tokens):
     return state
 
 
+def _authors_state(problem, d, rng, init):
+    """Reduced state of the authors' starts: per token block m_l and Q_l = 1 (tied: e = 0)."""
+    L = problem.L
+    n = 1 if problem.tied else L
+    if init.kind == "overlapped":
+        m = init.m0 * initial_signs(rng, n, init.randomsign)
+        rho = np.full(n, math.sqrt(1.0 - init.m0 * init.m0))
+    else:                  # "random": each block uniform on its own sphere
+        g = rng.standard_normal(n)
+        rest = 2.0 * rng.standard_gamma(0.5 * (d - 1), size=n)
+        norm = np.sqrt(g * g + rest)
+        m, rho = g / norm, np.sqrt(rest) / norm
+    if problem.tied:
+        state = np.zeros(problem.subspace_dim + 1)
+        state[0], state[-1] = m[0], rho[0]
+        return state
+    return np.concatenate([m, rho])
+
+
 def observe(problem, states):
     """(m, e_tokens, m_tokens, Q_tokens) of reduced states, shape (R, n_state)."""
     L = problem.L
@@ -180,9 +202,9 @@ def observe(problem, states):
 class ReducedEngine:
     """Runs replicates of the reduced simulator block by block (between records)."""
 
-    def __init__(self, problem, d, lr, rngs, m0, e_tokens, threshold, threads=1):
+    def __init__(self, problem, d, lr, rngs, m0, e_tokens, threshold, threads=1, init=None):
         self.problem, self.d, self.lr, self.rngs = problem, d, lr, rngs
-        self.states = np.array([initial_state(problem, d, rng, m0, e_tokens) for rng in rngs])
+        self.states = np.array([initial_state(problem, d, rng, m0, e_tokens, init) for rng in rngs])
         self.crossing = np.full((len(rngs), 1), -1, dtype=np.int64)
         self.threshold = math.inf if threshold is None else float(threshold)
         self.threads = threads
