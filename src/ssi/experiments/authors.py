@@ -178,10 +178,7 @@ def check_config(config) -> None:
 
 # --- SGD -------------------------------------------------------------------------------------------
 def _sim_kwargs(spec: dict) -> dict:
-    import inspect
-    from ..sgd import simulate
-    if "init" not in inspect.signature(simulate).parameters:   # DEV ONLY until conventions is merged
-        return {} if spec["init"] == "random" else {"m0": initial_m(spec), "e0": 0.0}
+    """simulate()'s initial condition: the authors' overlapped or random start, in law."""
     if spec["init"] == "random":
         return {"init": "random"}
     return {"init": "overlapped", "ic_overlap": spec["ic_overlap"], "ic_randomsign": bool(spec["ic_randomsign"])}
