@@ -383,6 +383,12 @@ def _switch(omegas, share):
     return math.nan
 
 
+def _ratio(a, b) -> float:
+    """a/b, nan when b is 0 (the start is already above the level) or either is not finite."""
+    a, b = float(a), float(b)
+    return a / b if b > 0 and math.isfinite(a) and math.isfinite(b) else math.nan
+
+
 def _gain_fit(config, pairs, d, seed):
     """Gain T_untied/T_tied at the seed-mean crossing of 2/√d against L, with a bootstrap interval.
 
@@ -395,8 +401,8 @@ def _gain_fit(config, pairs, d, seed):
             samples[(i, L)] = pairs[L][i][1]
 
     def gains(pick):
-        return np.array([_mean_cross(pairs[L][0][0], pick(0, L), level) / _mean_cross(pairs[L][1][0], pick(1, L), level)
-                         for L in Ls])
+        return np.array([_ratio(_mean_cross(pairs[L][0][0], pick(0, L), level),
+                                _mean_cross(pairs[L][1][0], pick(1, L), level)) for L in Ls])
 
     point = gains(lambda *k: samples[k])
     if any(pairs[L][0][1].shape[0] < 2 for L in Ls):
@@ -467,7 +473,7 @@ def summarise(config) -> dict:
         for L in fit["Ls"]:
             a = ode_u["points"][f"{su['students'][0]}_{L}"]
             b = ode_t["points"][f"{st['students'][0]}_{L}"]
-            g.append(a["steps_authors"] / b["steps_authors"] if a.get("defined") and b.get("defined") else math.nan)
+            g.append(_ratio(a["steps_authors"], b["steps_authors"]) if a.get("defined") and b.get("defined") else math.nan)
         fit["ode_gain"] = g
         fit["ode_exponent"] = loglog_slope(fit["Ls"], g)
         out["gains"][f"{untied}/{tied}"] = fit
