@@ -2,12 +2,8 @@
 # and the registry of figure renderers that the audit re-runs.
 from pathlib import Path
 
-from ssi._interrupt import forward_interrupts
 from ssi.experiments.common import problem_from_spec
 from ssi.experiments.positional import LANDSCAPE_PE, landscape_problem
-
-# Ctrl-C also stops a job that Snakemake was starting as the signal came (src/ssi/_interrupt.py)
-forward_interrupts()
 
 R = config["results_dir"]
 F = config["figures_dir"]

@@ -1,0 +1,706 @@
+"""The authors' own experiments (their ``experiments/*.yaml``), rerun in law with our engines.
+
+Every section of ``config/authors.yaml`` is one of their experiment files, written with their
+names (target functions, students, loss, learning-rate scaling) and mapped here to this
+repository's registry (docs/theory.md, "The authors' conventions"):
+
+* their loss "square" (torch MSELoss) and "frobenius" (non-squared ‖y − ŷ‖_F) are the
+  ``loss`` of :class:`ssi.Problem`; their η is used as it is;
+* their "overlapped" start gives m₀ = o/√((1 − o)² + o²) with o = ic_overlap or 1/√d
+  (every token of an untied student), their "random" start a uniform point of each
+  token's sphere;
+* their overlap is |m| (tied, attention) and the RMS of the token overlaps (untied): the
+  l2 norm divided by √L; their positional overlap e is signed.
+
+One SGD job runs a group of sweep points of one student, or a block of the replicates of
+one point (replicate keys do not depend on the blocking, so the numbers do not either).
+Runs with ``stop_level`` stop once the replicate mean of the overlap has reached it
+(crossing-time experiments: the crossing of the seed mean at the authors' 2/√d is exact);
+the others run to their T. The ODE (docs/theory.md, "The ODE") is integrated at every
+point where it is defined and cheap, and forecasts the cost of each job family.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import numpy as np
+
+from ..io import atomic_write_text, load_result, save_result
+from ..problems import Problem
+from .common import ProgressLog, bootstrap_slope, crossing_time, loglog_slope, seed_key
+
+EXPERIMENT = "authors"
+#: the authors' students -> ours
+STUDENT_KIND = {"plain_network": "untied", "tied_network": "tied", "attention": "attention"}
+#: the escape level of the crossing numbers besides the authors' 2/√d
+MACRO = 0.5
+#: C5: a run has left (0, 0) when √(m² + e²) reaches this at the end (as figures/numbers/semantic_positional.json)
+ESCAPED = 0.2
+
+
+# --- the authors' names ---------------------------------------------------------------------
+#: their loss -> our Problem.loss (torch MSELoss; the non-squared Frobenius norm)
+LOSS = {"square": "mse", "frobenius": "frobenius"}
+#: their attention reductions -> ours
+REDUCTION = {"none": "identity", "trace": "trace", "projection": "projection"}
+
+
+def _api():
+    """ssi.authors (their names, learning rates, initial overlap)."""
+    from .. import authors
+    return authors
+
+
+def their_lr(spec: dict, L: int) -> float:
+    """Their learning rate: learning_rate_coefficient · scaling(L)."""
+    lr = float(_api().learning_rate(float(spec["lr"]), spec["lr_scaling"], int(L)))
+    return lr
+
+
+def sweep_key(spec: dict) -> str:
+    """"L" or "omega": the swept parameter of an experiment."""
+    return next(iter(spec["sweep"]))
+
+
+def point_L(spec: dict, value) -> int:
+    return int(value) if sweep_key(spec) == "L" else int(spec.get("L", 2))
+
+
+def problem(spec: dict, student: str, value) -> Problem:
+    """Our Problem for one student and sweep value of an experiment, in the authors' conventions."""
+    api = _api()
+    L = point_L(spec, value)
+    kw = {"L": L, "student": api.STUDENT_NAMES[student], "loss": LOSS[spec["loss"]]}
+    if spec["target"] == "positional_semantic_model":
+        kw.update(target="mixture", a=math.sqrt(float(spec["a_squared"])),
+                  omega=float(value) if sweep_key(spec) == "omega" else 0.5)
+    else:
+        target = api.TARGET_NAMES[spec["target"]]
+        if isinstance(target, str):
+            kw["target"] = target
+        else:                       # (our name, scale or scale(L)): e.g. sqrtH2sum = √L · he2_sum
+            name, scale = target
+            kw["target"] = name
+            kw["target_scale"] = float(scale(L) if callable(scale) else scale)
+    if student == "attention":
+        kw["pe"] = spec.get("pe", "none")
+        kw["reduction"] = REDUCTION[spec.get("reduction", "trace")]
+    else:
+        kw["activation"] = api.ACTIVATION_NAMES[spec.get("activation", "relu")]
+    return Problem(**kw)
+
+
+def initial_m(spec: dict) -> float:
+    """m₀ of the overlapped start (every token), or the typical |m₀| = d^(−1/2) of the random one."""
+    d = int(spec["d"])
+    if spec["init"] == "random":
+        return d ** -0.5
+    return float(_api().initial_overlap(spec["ic_overlap"], d))
+
+
+def points(spec: dict) -> list[tuple[str, object]]:
+    """(student, sweep value) of every run of an experiment, in config order."""
+    return [(s, v) for s in spec["students"] for v in spec["sweep"][sweep_key(spec)]]
+
+
+def _value_key(value) -> str:
+    return repr(float(value)) if isinstance(value, float) else str(int(value))
+
+
+# --- cost model and job plan ------------------------------------------------------------------
+def rate(config, student: str, L: int) -> float:
+    """Steps per second per core of the reduced engine (config cost_model)."""
+    kind = STUDENT_KIND[student]
+    model = config[EXPERIMENT]["cost_model"][kind]
+    growth = L * L if kind == "attention" else L
+    return float(model["rate"]) / (1.0 + growth / float(model["L0"]))
+
+
+def job_plan(config, name: str) -> list[dict]:
+    """The SGD jobs of one experiment: {student, values, offset, count}.
+
+    A point whose worst-case cost (T steps × seeds) exceeds ``job_seconds`` is split into
+    replicate blocks (never when ``stop_level`` is set: the stop reads the mean over all
+    seeds); cheaper points of one student are grouped up to ``job_seconds``.
+    """
+    section = config[EXPERIMENT]
+    spec = section["experiments"][name]
+    budget, seeds, T = float(section["job_seconds"]), int(spec["seeds"]), int(spec["T"])
+    jobs, group, group_cost = [], None, 0.0
+    for student, value in points(spec):
+        cost = T * seeds / rate(config, student, point_L(spec, value))
+        if cost > budget:
+            blocks = 1 if spec["stop_level"] is not None else min(seeds, math.ceil(cost / budget))
+            size = math.ceil(seeds / blocks)
+            for offset in range(0, seeds, size):
+                jobs.append({"student": student, "values": [value], "offset": offset,
+                             "count": min(size, seeds - offset)})
+            continue
+        if group is None or group["student"] != student or group_cost + cost > budget:
+            group = {"student": student, "values": [], "offset": 0, "count": seeds}
+            group_cost = 0.0
+            jobs.append(group)
+        group["values"].append(value)
+        group_cost += cost
+    return jobs
+
+
+def stems(config, kind: str) -> dict:
+    """Result stems: "sgd" per (experiment, job), "ode" per experiment."""
+    root = f"{config['results_dir']}/{EXPERIMENT}"
+    exps = config[EXPERIMENT]["experiments"]
+    if kind == "sgd":
+        return {(n, j): f"{root}/sgd_{n}_{j}" for n in exps for j in range(len(job_plan(config, n)))}
+    if kind == "ode":
+        return {n: f"{root}/ode_{n}" for n in exps}
+    raise ValueError(f"kind={kind!r} is unknown; allowed: sgd, ode")
+
+
+def check_config(config) -> None:
+    """Checks beyond the schema: every problem builds, η > 0, d large enough; a ValueError names the key."""
+    for name, spec in config[EXPERIMENT]["experiments"].items():
+        where = f"config authors.experiments.{name}"
+        if spec["target"] == "positional_semantic_model" and "a_squared" not in spec:
+            raise ValueError(f"{where}.a_squared: required by target positional_semantic_model")
+        if sweep_key(spec) == "omega" and spec["target"] != "positional_semantic_model":
+            raise ValueError(f"{where}.sweep: an omega sweep needs target positional_semantic_model")
+        for student, value in points(spec):
+            try:
+                p = problem(spec, student, value)
+                their_lr(spec, point_L(spec, value))
+            except (ValueError, KeyError) as err:
+                raise ValueError(f"{where} ({student}, {sweep_key(spec)}={value}): {err}") from None
+            if int(spec["d"]) < p.min_dimension():
+                raise ValueError(f"{where}.d: d={spec['d']} is too small; this problem needs d ≥ {p.min_dimension()}")
+
+
+# --- SGD -------------------------------------------------------------------------------------------
+def _sim_kwargs(spec: dict) -> dict:
+    """simulate()'s initial condition: the authors' overlapped or random start, in law."""
+    if spec["init"] == "random":
+        return {"init": "random"}
+    return {"init": "overlapped", "ic_overlap": spec["ic_overlap"], "ic_randomsign": bool(spec["ic_randomsign"])}
+
+
+def overlap_curves(run) -> np.ndarray:
+    """The authors' overlap (R, K): tied and attention |m|; untied (mean_l m_l²)^(1/2)."""
+    if run.m_tokens is None:
+        return np.abs(run.m)
+    return np.sqrt(np.mean(run.m_tokens ** 2, axis=2))
+
+
+def sgd_job(config, name: str, job: int, out_stem, log=None) -> None:
+    """SGD replicates of one job of an experiment (reduced engine); arrays per sweep value."""
+    from ..sgd import simulate
+
+    section = config[EXPERIMENT]
+    spec = section["experiments"][name]
+    plan = job_plan(config, name)[job]
+    d, T = int(spec["d"]), int(spec["T"])
+    student = plan["student"]
+    progress = ProgressLog(log, f"{EXPERIMENT} {name} job {job}: {student}, {sweep_key(spec)} = {plan['values']}, "
+                                f"replicates {plan['offset']}..{plan['offset'] + plan['count'] - 1}")
+    arrays, meta = {}, {}
+    for value in plan["values"]:
+        prob = problem(spec, student, value)
+        lr = their_lr(spec, point_L(spec, value))
+        key = seed_key(config["seed"], EXPERIMENT, name, student, _value_key(value))
+        stop = None
+        if spec["stop_level"] is not None:
+            level = float(spec["stop_level"])
+            stop = lambda done, m: bool(np.mean(np.abs(m)) >= level)  # noqa: E731
+        start = time.monotonic()
+        run = simulate(prob, d, lr, T, plan["count"], seed=key, engine=config["engine"],
+                       replicate_offset=plan["offset"], points_per_decade=section["points_per_decade"],
+                       progress=progress, stop_when=stop, **_sim_kwargs(spec))
+        tag = f"{student}_{_value_key(value)}"
+        arrays[f"steps_{tag}"] = run.steps
+        arrays[f"overlap_{tag}"] = overlap_curves(run)
+        arrays[f"e_{tag}"] = run.e
+        meta[tag] = {"lr": lr, "steps_run": int(run.steps[-1]), "seconds": time.monotonic() - start}
+        progress.note(f"{tag}: η = {lr:.4g}, {int(run.steps[-1])} steps, {meta[tag]['seconds']:.1f} s")
+    save_result(out_stem, arrays, {"experiment": EXPERIMENT, "name": name, "job": job, "plan": plan,
+                                   "points": meta, "d": d, "T": T, "engine": config["engine"], "config": spec})
+
+
+def load_point(config, name: str, student: str, value):
+    """(steps (K,), overlap (R, K), e (R, K)) of one point, replicate blocks joined in key order."""
+    tag = f"{student}_{_value_key(value)}"
+    parts = []
+    for j, plan in enumerate(job_plan(config, name)):
+        if plan["student"] == student and value in plan["values"]:
+            arr, _ = load_result(stems(config, "sgd")[(name, j)])
+            parts.append((plan["offset"], arr[f"steps_{tag}"], arr[f"overlap_{tag}"], arr[f"e_{tag}"]))
+    parts.sort(key=lambda p: p[0])
+    K = min(p[1].size for p in parts)
+    return (parts[0][1][:K], np.concatenate([p[2][:, :K] for p in parts]),
+            np.concatenate([p[3][:, :K] for p in parts]))
+
+
+def job_seconds(config, name: str) -> float:
+    """Summed simulation seconds of an experiment's SGD jobs (from their provenance)."""
+    total = 0.0
+    for j in range(len(job_plan(config, name))):
+        _, meta = load_result(stems(config, "sgd")[(name, j)])
+        total += sum(p["seconds"] for p in meta["points"].values())
+    return total
+
+
+# --- ODE and cost forecast ---------------------------------------------------------------------
+def ode_defined(spec: dict, student: str, value) -> str | None:
+    """None when the ODE is run at this point, else the reason it is not."""
+    if not spec["ode"]:
+        return "ode: false in the config"
+    if "ode_max_L" in spec and point_L(spec, value) > int(spec["ode_max_L"]):
+        return f"L > ode_max_L = {spec['ode_max_L']} (2L equations, L-dimensional expectations)"
+    return None
+
+
+def ode_experiment(config, name: str, out_stem, log=None) -> None:
+    """The ODE at every point of an experiment where it is defined, from the authors' start."""
+    from ..ode import integrate_ode
+
+    section = config[EXPERIMENT]
+    spec = section["experiments"][name]
+    d, T = int(spec["d"]), int(spec["T"])
+    t_max = T / d
+    t_eval = np.unique(np.concatenate([[0.0], np.geomspace(1.0 / d, t_max, int(section["ode_points"]))]))
+    m0 = initial_m(spec)
+    e0 = 0.0
+    if m0 == 0.0:       # from exactly (0, 0) the ODE never moves: start at the SGD noise level
+        m0 = e0 = d ** -0.5
+    progress = ProgressLog(log, f"{EXPERIMENT} ODE {name}")
+    arrays, meta = {}, {}
+    for student, value in points(spec):
+        tag = f"{student}_{_value_key(value)}"
+        why = ode_defined(spec, student, value)
+        if why is not None:
+            meta[tag] = {"defined": False, "reason": why}
+            continue
+        prob = problem(spec, student, value)
+        lr = their_lr(spec, point_L(spec, value))
+        kwargs = {}
+        if not prob.tied:
+            kwargs["overlap"] = "rms"
+            try:
+                integrate_ode(prob, lr, m0, t_max=1e-9, token_symmetric=True, overlap="rms")
+                kwargs["token_symmetric"] = True
+            except ValueError:
+                pass
+        elif prob.student == "attention" and prob.L >= 4:
+            kwargs["quadrature"] = {"qmc_log2": 12}
+        start = time.monotonic()
+        try:
+            sol = integrate_ode(prob, lr, m0, e0 if prob.tied else 0.0, t_max=t_max, t_eval=t_eval,
+                                give_up_below=None, **kwargs)
+        except (ValueError, NotImplementedError) as err:
+            meta[tag] = {"defined": False, "reason": str(err)}
+            progress.note(f"{tag}: not defined ({err})")
+            continue
+        t = sol.t
+        arrays[f"t_{tag}"], arrays[f"m_{tag}"], arrays[f"e_{tag}"] = t, np.abs(sol.m), sol.e
+        meta[tag] = {"defined": True, "lr": lr, "seconds": time.monotonic() - start,
+                     "steps_authors": crossing_time(t * d, np.abs(sol.m), 2 / math.sqrt(d)),
+                     "steps_macro": crossing_time(t * d, np.abs(sol.m), MACRO)}
+        if spec["stop_level"] is not None:
+            meta[tag]["steps_stop"] = crossing_time(t * d, np.abs(sol.m), float(spec["stop_level"]))
+        progress.note(f"{tag}: {meta[tag]}")
+    save_result(out_stem, arrays, {"experiment": EXPERIMENT, "name": name, "d": d, "T": T, "m0": m0, "e0": e0,
+                                   "points": meta, "config": spec})
+
+
+def forecast(config) -> list[dict]:
+    """Per experiment: SGD steps by the ODE (to the stop level, or T), our CPU seconds by the
+    cost model, and the authors' cost (T steps per run at ``their_rate``)."""
+    section = config[EXPERIMENT]
+    rows = []
+    for name, spec in section["experiments"].items():
+        _, meta = load_result(stems(config, "ode")[name])
+        T, seeds = int(spec["T"]), int(spec["seeds"])
+        steps = seconds = 0.0
+        for student, value in points(spec):
+            info = meta["points"][f"{student}_{_value_key(value)}"]
+            n = T
+            if spec["stop_level"] is not None and info.get("defined") and math.isfinite(info["steps_stop"] or math.nan):
+                n = min(T, 1.25 * info["steps_stop"])
+            steps += n * seeds
+            seconds += n * seeds / rate(config, student, point_L(spec, value))
+        their_steps = T * seeds * len(points(spec))
+        rows.append({"name": name, "runs": seeds * len(points(spec)), "jobs": len(job_plan(config, name)),
+                     "steps": steps, "cpu_seconds": seconds, "their_steps": their_steps,
+                     "their_cpu_hours": their_steps / float(section["their_rate"]) / 3600})
+    return rows
+
+
+def forecast_worst_case(config) -> list[dict]:
+    """As :func:`forecast` without the ODE: every run to its T (printed when the workflow starts)."""
+    section = config[EXPERIMENT]
+    rows = []
+    for name, spec in section["experiments"].items():
+        T, seeds = int(spec["T"]), int(spec["seeds"])
+        pts = points(spec)
+        seconds = sum(T * seeds / rate(config, s, point_L(spec, v)) for s, v in pts)
+        their_steps = T * seeds * len(pts)
+        rows.append({"name": name, "runs": seeds * len(pts), "jobs": len(job_plan(config, name)),
+                     "steps": float(their_steps), "cpu_seconds": seconds, "their_steps": their_steps,
+                     "their_cpu_hours": their_steps / float(section["their_rate"]) / 3600})
+    return rows
+
+
+def forecast_text(rows, title="cost forecast, every run to its T (before the ODE)") -> str:
+    lines = [f"authors' experiments: {title}; cost model of config/authors.yaml",
+             f"{'experiment':42s} {'runs':>5s} {'jobs':>4s} {'our steps':>10s} {'our CPU s':>9s} "
+             f"{'their steps':>11s} {'their CPU h':>11s}"]
+    for r in rows:
+        lines.append(f"{r['name']:42s} {r['runs']:5d} {r['jobs']:4d} {r['steps']:10.3g} {r['cpu_seconds']:9.0f} "
+                     f"{r['their_steps']:11.3g} {r['their_cpu_hours']:11.1f}")
+    tot = {k: sum(r[k] for r in rows) for k in ("steps", "cpu_seconds", "their_steps", "their_cpu_hours")}
+    lines.append(f"{'total':42s} {'':5s} {sum(r['jobs'] for r in rows):4d} {tot['steps']:10.3g} "
+                 f"{tot['cpu_seconds']:9.0f} {tot['their_steps']:11.3g} {tot['their_cpu_hours']:11.1f}")
+    return "\n".join(lines) + "\n"
+
+
+def write_forecast(config, out_path) -> str:
+    text = forecast_text(forecast(config), "cost forecast by the ODE (steps to 1.25 × the stop level crossing, or T)")
+    atomic_write_text(out_path, text)
+    return text
+
+
+# --- numbers ---------------------------------------------------------------------------------------
+def _mean_cross(steps, curves, level):
+    t = crossing_time(steps, curves.mean(axis=0), level)
+    return math.inf if math.isnan(t) else t
+
+
+def _switch(omegas, share):
+    """First ω at which the share of positional runs reaches 1/2 (linear interpolation), or nan."""
+    for i in range(1, len(omegas)):
+        a, b = share[i - 1], share[i]
+        if np.isfinite(a) and np.isfinite(b) and a < 0.5 <= b:
+            return float(omegas[i - 1] + (0.5 - a) / (b - a) * (omegas[i] - omegas[i - 1]))
+    return math.nan
+
+
+def _ratio(a, b) -> float:
+    """a/b, nan when b is 0 (the start is already above the level) or either is not finite."""
+    a, b = float(a), float(b)
+    return a / b if b > 0 and math.isfinite(a) and math.isfinite(b) else math.nan
+
+
+def _gain_fit(config, pairs, d, seed):
+    """Gain T_untied/T_tied at the seed-mean crossing of 2/√d against L, with a bootstrap interval.
+
+    ``pairs``: {L: ((steps_u, curves_u), (steps_t, curves_t))}."""
+    Ls = sorted(pairs)
+    level = 2 / math.sqrt(d)
+    samples = {}
+    for L in Ls:
+        for i in (0, 1):
+            samples[(i, L)] = pairs[L][i][1]
+
+    def gains(pick):
+        return np.array([_ratio(_mean_cross(pairs[L][0][0], pick(0, L), level),
+                                _mean_cross(pairs[L][1][0], pick(1, L), level)) for L in Ls])
+
+    point = gains(lambda *k: samples[k])
+    if any(pairs[L][0][1].shape[0] < 2 for L in Ls):
+        slope = loglog_slope(Ls, point)
+        return {"Ls": Ls, "gain": point.tolist(), "exponent": slope, "low": math.nan, "high": math.nan}
+    slope, low, high = bootstrap_slope(Ls, samples, gains, seed=seed, n_boot=1000)
+    return {"Ls": Ls, "gain": point.tolist(), "exponent": slope, "low": low, "high": high}
+
+
+def summarise(config) -> dict:
+    """Key numbers of every experiment: per point crossings, final overlaps, shares; gains; C5 switch ω."""
+    section = config[EXPERIMENT]
+    out = {"experiments": {}}
+    for name, spec in section["experiments"].items():
+        d, T = int(spec["d"]), int(spec["T"])
+        _, ode_meta = load_result(stems(config, "ode")[name])
+        rows, curves = [], {}
+        for student, value in points(spec):
+            steps, ov, e = load_point(config, name, student, value)
+            curves[(student, value)] = (steps.astype(float), ov)
+            tag = f"{student}_{_value_key(value)}"
+            om = ode_meta["points"][tag]
+            row = {"student": student, sweep_key(spec): value, "lr": their_lr(spec, point_L(spec, value)),
+                   "seeds": int(ov.shape[0]), "steps_run": int(steps[-1]),
+                   "steps_mean_authors": _mean_cross(steps.astype(float), ov, 2 / math.sqrt(d)),
+                   "steps_mean_macro": _mean_cross(steps.astype(float), ov, MACRO),
+                   "final_overlap_mean": float(ov[:, -1].mean()),
+                   "final_overlap_sd": float(ov[:, -1].std(ddof=1)) if ov.shape[0] > 1 else math.nan,
+                   "share_above_authors": float(np.mean(ov.max(axis=1) >= 2 / math.sqrt(d))),
+                   "share_above_macro": float(np.mean(ov.max(axis=1) >= MACRO)),
+                   "ode": bool(om.get("defined"))}
+            if om.get("defined"):
+                row["ode_steps_authors"] = om["steps_authors"]
+                row["ode_steps_macro"] = om["steps_macro"]
+            if spec["target"] == "positional_semantic_model":
+                m_end, e_end = ov[:, -1], np.abs(e[:, -1])
+                escaped = np.hypot(m_end, e_end) >= ESCAPED
+                row.update({"final_abs_e_mean": float(e_end.mean()), "share_escaped": float(escaped.mean()),
+                            "share_positional": float(np.mean(e_end[escaped] > m_end[escaped])) if escaped.any() else math.nan,
+                            "share_semantic": float(np.mean(e_end[escaped] <= m_end[escaped])) if escaped.any() else math.nan})
+            rows.append(row)
+        entry = {"file": spec["file"], "claim": spec["claim"], "role": spec["role"], "d": d, "T": T,
+                 "seeds": int(spec["seeds"]), "rows": rows}
+        if sweep_key(spec) == "omega" and len(spec["sweep"]["omega"]) > 1:
+            om = np.array(spec["sweep"]["omega"], float)
+            share = np.array([r["share_positional"] for r in rows], float)
+            entry["switch_omega"] = _switch(om, share)
+            entry["share_not_escaped"] = float(1 - np.mean([r["share_escaped"] for r in rows]))
+        students = spec["students"]
+        if sweep_key(spec) == "L" and len(students) == 2 and len(spec["sweep"]["L"]) > 1:
+            untied = "plain_network"
+            other = [s for s in students if s != untied][0]
+            pairs = {int(L): (curves[(untied, L)], curves[(other, L)]) for L in spec["sweep"]["L"]}
+            entry["gain"] = _gain_fit(config, pairs, d, seed=int(config["seed"]))
+        out["experiments"][name] = entry
+    out["gains"] = {}
+    for untied, tied in section.get("gain_pairs", []):
+        su, st = section["experiments"][untied], section["experiments"][tied]
+        pairs = {}
+        for L in su["sweep"]["L"]:
+            if L in st["sweep"]["L"]:
+                pairs[int(L)] = (load_point(config, untied, su["students"][0], L)[:2],
+                                 load_point(config, tied, st["students"][0], L)[:2])
+                pairs[int(L)] = tuple((s.astype(float), c) for s, c in pairs[int(L)])
+        fit = _gain_fit(config, pairs, int(su["d"]), seed=int(config["seed"]))
+        ode_u, ode_t = load_result(stems(config, "ode")[untied])[1], load_result(stems(config, "ode")[tied])[1]
+        g = []
+        for L in fit["Ls"]:
+            a = ode_u["points"][f"{su['students'][0]}_{L}"]
+            b = ode_t["points"][f"{st['students'][0]}_{L}"]
+            g.append(_ratio(a["steps_authors"], b["steps_authors"]) if a.get("defined") and b.get("defined") else math.nan)
+        fit["ode_gain"] = g
+        fit["ode_exponent"] = loglog_slope(fit["Ls"], g)
+        out["gains"][f"{untied}/{tied}"] = fit
+    return out
+
+
+# --- figures ------------------------------------------------------------------------------------
+def figure_names(config) -> list[str]:
+    return list(config[EXPERIMENT]["experiments"])
+
+
+def plot_experiment(config, numbers, name, out_paths) -> None:
+    """Left: overlap vs steps (SGD replicates thin, their mean thick, ODE dashed); right: the summary."""
+    from ..plotting import new_figure, save_figure
+    import matplotlib.pyplot as plt
+
+    spec = config[EXPERIMENT]["experiments"][name]
+    entry = numbers["experiments"][name]
+    d = int(spec["d"])
+    ode, _ = load_result(stems(config, "ode")[name])
+    key = sweep_key(spec)
+    values = spec["sweep"][key]
+    fig, (ax, ax2) = new_figure(ncols=2, nrows=1, width=9.0, height=3.4, squeeze=True)
+    cmap = plt.get_cmap("viridis")
+    shown = values if len(values) <= 12 else [values[i] for i in np.linspace(0, len(values) - 1, 6).round().astype(int)]
+    styles = {s: ls for s, ls in zip(spec["students"], ("-", "--", ":"))}
+    for student in spec["students"]:
+        for v in shown:
+            colour = cmap(values.index(v) / max(1, len(values) - 1))
+            steps, ov, e = load_point(config, name, student, v)
+            keep = steps > 0
+            for c in ov[:8]:
+                ax.plot(steps[keep], c[keep], color=colour, lw=0.3, alpha=0.3, ls=styles[student])
+            ax.plot(steps[keep], ov.mean(axis=0)[keep], color=colour, lw=1.4, ls=styles[student],
+                    label=f"{student}, {key} = {v:g}" if v in (shown[0], shown[-1]) else None)
+            if spec["target"] == "positional_semantic_model":
+                ax.plot(steps[keep], np.abs(e).mean(axis=0)[keep], color=colour, lw=1.0, ls=":")
+            tag = f"t_{student}_{_value_key(v)}"
+            if tag in ode:
+                t = ode[tag] * d
+                ax.plot(t[t > 0], ode[f"m_{student}_{_value_key(v)}"][t > 0], color=colour, lw=1.0, ls=(0, (4, 2)),
+                        alpha=0.8)
+    ax.axhline(2 / math.sqrt(d), color="0.5", lw=0.6, ls=":", label="2/√d")
+    ax.set_xscale("log")
+    ax.set_xlabel("SGD steps")
+    ax.set_ylabel("overlap (tied |m|, untied RMS)" + ("; |e| dotted" if spec["target"] == "positional_semantic_model" else ""))
+    ax.set_title(f"{spec['file']}: d = {d}, T = {spec['T']:.3g}, {spec['seeds']} seeds, loss {spec['loss']}; "
+                 f"SGD mean thick, ODE dashed", fontsize=6)
+    ax.legend(fontsize=5, frameon=False, loc="upper left")
+    rows = entry["rows"]
+    if spec["target"] == "positional_semantic_model":
+        om = np.array([r["omega"] for r in rows])
+        ax2.plot(om, [r["final_overlap_mean"] for r in rows], "o-", ms=3, label="final |m| (mean over seeds)")
+        ax2.plot(om, [r["final_abs_e_mean"] for r in rows], "s-", ms=3, label="final |e| (mean over seeds)")
+        ax2.plot(om, [r["share_escaped"] for r in rows], "^:", ms=3, label=f"share with √(m²+e²) ≥ {ESCAPED}")
+        ax2.set_xlabel("ω")
+        sw = entry.get("switch_omega")
+        if sw is not None and np.isfinite(sw):
+            ax2.axvline(sw, color="0.3", lw=0.8, ls="--", label=f"switch ω = {sw:.3f}")
+        ax2.set_ylim(-0.02, 1.05)
+    else:
+        for student in spec["students"]:
+            mine = [r for r in rows if r["student"] == student]
+            Ls = [r["L"] for r in mine]
+            y = [r["steps_mean_authors"] for r in mine]
+            if any(np.isfinite(y)):
+                ax2.plot(Ls, y, "o" + styles[student], ms=3, label=f"{student} SGD, seed mean at 2/√d")
+                yo = [r.get("ode_steps_authors", math.nan) for r in mine]
+                ax2.plot(Ls, yo, "x", ms=4, label=f"{student} ODE")
+                ax2.set_ylabel("steps to 2/√d (seed mean)")
+                ax2.set_yscale("log")
+            else:
+                ax2.plot(Ls, [r["final_overlap_mean"] for r in mine], "o" + styles[student], ms=3,
+                         label=f"{student} final overlap")
+                ax2.set_ylabel("final overlap")
+        ax2.set_xscale("log")
+        ax2.set_xlabel("L")
+        if "gain" in entry and np.isfinite(entry["gain"]["exponent"] if entry["gain"]["exponent"] is not None else math.nan):
+            g = entry["gain"]
+            ax2.set_title(f"gain T_untied/T_other ∝ L^{g['exponent']:.2f}", fontsize=7)
+    ax2.legend(fontsize=5, frameon=False)
+    for path in out_paths:
+        save_figure(fig, path)
+    plt.close(fig)
+
+
+def plot(config, out_paths) -> None:
+    """One figure per experiment; a path goes to the experiment named by its file name."""
+    from .audit import clean_for_json
+
+    numbers = clean_for_json(summarise(config))
+    numbers = json.loads(json.dumps(numbers), parse_constant=float)
+    _nan(numbers)
+    for name in figure_names(config):
+        paths = [p for p in out_paths if str(p).rsplit("/", 1)[-1].rsplit(".", 1)[0] == name]
+        if paths:
+            plot_experiment(config, numbers, name, paths)
+
+
+def _nan(obj):
+    """None -> nan in place (numbers read back from JSON)."""
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else []
+    for k, v in list(items):
+        if v is None:
+            obj[k] = math.nan
+        else:
+            _nan(v)
+
+
+def claim_rows(config, numbers) -> list[dict]:
+    """Rows of figures/authors/CLAIMS.md: one per experiment file."""
+    rows = []
+    for name, e in numbers["experiments"].items():
+        measured = f"{e['role']}; d = {e['d']}, T = {e['T']:.3g}, {e['seeds']} seeds"
+        if e.get("gain"):
+            g = e["gain"]
+            measured += f"; gain ∝ L^{_fmt(g['exponent'])} [{_fmt(g['low'])}, {_fmt(g['high'])}]"
+        if e.get("switch_omega", "absent") != "absent":
+            measured += f"; switch ω {_fmt(e['switch_omega'], '.3f')}, not escaped {_fmt(e['share_not_escaped'], '.0%')}"
+        rows.append({"claim": f"{e['claim']} {e['file']}", "paper": e["claim"], "measured": measured,
+                     "command": f"snakemake --cores all --configfile config/authors.yaml figures/authors/{name}.png"})
+    return rows
+
+
+def _fmt(v, spec=".2f"):
+    return "n/a" if v is None or (isinstance(v, float) and not math.isfinite(v)) else format(v, spec)
+
+
+# --- docs/results/authors.md ----------------------------------------------------------------------
+def _paper_side(name, spec, default):
+    """The same quantity under the paper's conventions, from the default run's numbers (figures/numbers)."""
+    tu, sp = default.get("tied_untied"), default.get("semantic_positional")
+    tgt = spec["target"]
+    if tu and tgt in ("H2sum",):
+        f = {(x["case"], x["protocol"], x["threshold"]): x for x in tu["fits"]}
+        a, b = f[("sie2", "same_lr", "authors")], f[("sie2", "best_lr", "authors")]
+        return (f"Σh₂, d = {a['d']}, L = {a['Ls'][0]}–{a['Ls'][-1]}: gain ∝ L^{_fmt(a['exponent_sgd'])} "
+                f"[{_fmt(a['exponent_sgd_low'])}, {_fmt(a['exponent_sgd_high'])}] (same η), "
+                f"L^{_fmt(b['exponent_sgd'])} [{_fmt(b['exponent_sgd_low'])}, {_fmt(b['exponent_sgd_high'])}] (best η)")
+    if tu and tgt in ("inversesqrtsum", "sqrtz1"):
+        f = {(x["case"], x["protocol"], x["threshold"]): x for x in tu["fits"]}
+        a = f[("sie1", "same_lr", "authors")]
+        return (f"(1/√L)Σz, d = {a['d']}, L = {a['Ls'][0]}–{a['Ls'][-1]}: gain ∝ L^{_fmt(a['exponent_sgd'])} "
+                f"[{_fmt(a['exponent_sgd_low'])}, {_fmt(a['exponent_sgd_high'])}]")
+    if tu and tgt in ("2difference", "2squaredifference"):
+        want = "z1_minus_z2" if tgt == "2difference" else "he2_diff"
+        rows = [n for n in tu["null"] if n["target"] == want]
+        return "; ".join(f"L={n['L']} d={n['d']}: tied {_fmt(n['final_overlap_tied'], '.3f')}, untied "
+                         f"{_fmt(n['final_overlap_untied'], '.2f')}" for n in rows)
+    if tu and tgt == "inversesqrtH2sum":
+        return "T_untied/T_attention " + ", ".join(f"L={r['L']}: {_fmt(r['ratio_macro'], '.2f')}" for r in tu["attention"]) \
+            + f" (d = {tu['attention'][0]['d']}, ½-square loss)"
+    if sp and tgt == "positional_semantic_model":
+        if len(spec["sweep"]["omega"]) == 1:
+            lr = sp["long_run"]
+            return (f"½‖·‖²_F: {lr['semantic']} of {lr['replicates']} end semantic, {lr['positional']} positional, "
+                    f"{lr['not_escaped']} not escaped")
+        rows = [t for t in sp["transition"] if t["d"] == spec["d"] and t["steps"] == spec["T"]]
+        return "; ".join(f"½‖·‖²_F, d = {t['d']}: switch ω {_fmt(t['switch_sgd'], '.3f')} (ODE {_fmt(t['switch_ode'], '.3f')}), "
+                         f"not escaped {_fmt(float(np.mean(t['not_escaped_fraction'])), '.0%')}" for t in rows)
+    return "—"
+
+
+def _measured(name, spec, e, numbers):
+    """What we measured under the authors' conventions, in one line."""
+    parts = []
+    if e.get("gain"):
+        g = e["gain"]
+        parts.append(f"gain ∝ L^{_fmt(g['exponent'])} [{_fmt(g['low'])}, {_fmt(g['high'])}]")
+    for key, g in numbers.get("gains", {}).items():
+        if name in key.split("/"):
+            parts.append(f"gain ({key}) ∝ L^{_fmt(g['exponent'])} [{_fmt(g['low'])}, {_fmt(g['high'])}], "
+                         f"ODE L^{_fmt(g['ode_exponent'])}")
+    if "switch_omega" in e:
+        parts.append(f"switch ω {_fmt(e['switch_omega'], '.3f')}, not escaped {_fmt(e['share_not_escaped'], '.0%')}")
+    if spec["target"] == "positional_semantic_model" and len(spec["sweep"]["omega"]) == 1:
+        r = e["rows"][0]
+        parts.append(f"final |m| {_fmt(r['final_overlap_mean'], '.3f')}, |e| {_fmt(r['final_abs_e_mean'], '.3f')}, "
+                     f"escaped {_fmt(r['share_escaped'], '.0%')}, positional {_fmt(r['share_positional'], '.0%')}")
+    if not parts:
+        for student in spec["students"]:
+            mine = [r for r in e["rows"] if r["student"] == student]
+            parts.append(f"{student}: final overlap " + ", ".join(
+                f"L={r['L']}: {_fmt(r['final_overlap_mean'], '.2f')}" for r in mine[:: max(1, len(mine) // 6)]))
+    return "; ".join(parts)
+
+
+def results_markdown(config, numbers, default, timing) -> str:
+    """docs/results/authors.md from the numbers of the authors' run, the default run's numbers
+    (``default``: name -> dict of figures/numbers/<name>.json) and ``timing`` (wall, job seconds)."""
+    section = config[EXPERIMENT]
+    lines = ["# The authors' own experiments, rerun beside ours", "",
+             "Generated by `python workflow/scripts/authors_docs.py` from `figures/authors/numbers/authors.json`,",
+             "the default run's `figures/numbers/*.json` and the job provenance of the run; do not edit by hand.", "",
+             "`snakemake --cores all --configfile config/authors.yaml` reruns every experiment file of",
+             "IdePHICS/Sequence-Single-Index (`experiments/*.yaml`: 17 files; the issue counted 20, the other",
+             "files are includes) with their d, L, T, learning rate and scaling, target, student, loss and",
+             "initial condition, exact in law (their random numbers cannot be matched). Conventions: docs/theory.md,",
+             "\"The authors' conventions\". Figures: `figures/authors/<section>.png`.", "",
+             f"Run: {timing.get('wall', 'n/a')} wall on 2 cores (shared machine), "
+             f"{_fmt(timing.get('job_seconds', math.nan), '.0f')} s summed simulation time of the SGD jobs.", "",
+             "| file | role | claim | measured, their conventions | paper conventions (default figures) | "
+             "their cost (T·runs at their rate) | our simulation time |", "|---|---|---|---|---|---|---|"]
+    for name, spec in section["experiments"].items():
+        e = numbers["experiments"][name]
+        their_h = int(spec["T"]) * int(spec["seeds"]) * len(points(spec)) / float(section["their_rate"]) / 3600
+        lines.append(f"| `{spec['file']}` | {spec['role']}: {spec['note']} | {spec['claim']} | {_measured(name, spec, e, numbers)} | "
+                     f"{_paper_side(name, spec, default)} | {their_h:.1f} CPU-h | "
+                     f"{_fmt(timing.get('per_experiment', {}).get(name, math.nan), '.0f')} s |")
+    lines += ["", "## Per point", ""]
+    for name, spec in section["experiments"].items():
+        e = numbers["experiments"][name]
+        key = sweep_key(spec)
+        lines += [f"### `{spec['file']}` ({name})", "",
+                  f"| student | {key} | η (theirs) | seeds | steps run | seed-mean steps to 2/√d | to {MACRO} | ODE to 2/√d | "
+                  "final overlap (mean ± sd) | share ≥ 2/√d | share ≥ 0.5 |" + (" final |e| | share escaped | share positional |"
+                                                                             if key == "omega" else ""),
+                  "|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if key == "omega" else "")]
+        for r in e["rows"]:
+            extra = (f" {_fmt(r['final_abs_e_mean'], '.3f')} | {_fmt(r['share_escaped'], '.2f')} | "
+                     f"{_fmt(r['share_positional'], '.2f')} |" if key == "omega" else "")
+            lines.append(f"| {r['student']} | {r[key]:g} | {r['lr']:.4g} | {r['seeds']} | {r['steps_run']:.3g} | "
+                         f"{_fmt(r['steps_mean_authors'], '.3g')} | {_fmt(r['steps_mean_macro'], '.3g')} | "
+                         f"{_fmt(r.get('ode_steps_authors'), '.3g')} | {_fmt(r['final_overlap_mean'], '.3f')} ± "
+                         f"{_fmt(r['final_overlap_sd'], '.3f')} | {_fmt(r['share_above_authors'], '.2f')} | "
+                         f"{_fmt(r['share_above_macro'], '.2f')} |" + extra)
+        lines.append("")
+    lines += ["## Phase diagram under the authors' script (issue 13, item 5)", "",
+              "Slot for the comparison with their `analytic/` script (branch `phase`).", ""]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,148 @@
+# The authors' own experiments (config/authors.yaml): one SGD job family and one ODE per
+# experiment file, a cost forecast, numbers and one figure per experiment under figures/authors/.
+from pathlib import Path
+
+from ssi.experiments import authors
+
+R = config["results_dir"]
+F = config["figures_dir"]
+FIGURES, RESULTS, NUMBERS, RENDERERS = [], [], [], {}
+
+authors.check_config(config)
+# the cost forecast without the ODE (every run to T), printed before any job starts
+print(authors.forecast_text(authors.forecast_worst_case(config)))
+
+AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
+AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
+AU_CODE = [authors.__file__, str(Path(authors.__file__).parents[1] / "plotting.py")]
+AU_FIGURES = [f"{F}/{name}.{ext}" for name in authors.figure_names(config) for ext in ("pdf", "png")]
+
+
+wildcard_constraints:
+    exp=r"[A-Za-z0-9_]+",
+    job=r"\d+",
+
+
+localrules:
+    authors_forecast,
+    authors_numbers,
+    authors_plot,
+
+
+rule authors_ode:
+    params:
+        spec=lambda wildcards: config["authors"]["experiments"][wildcards.exp],
+        section={k: config["authors"][k] for k in ["ode_points"]},
+    output:
+        multiext(f"{R}/authors/ode_{{exp}}", ".npz", ".json"),
+    log:
+        f"{R}/logs/authors_ode_{{exp}}.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=20,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_ode.py"
+
+
+rule authors_forecast:
+    input:
+        AU_ODE,
+    params:
+        section={k: v for k, v in config["authors"].items() if k not in ("gain_pairs", "protocols")},
+    output:
+        f"{R}/authors/forecast.txt",
+    log:
+        f"{R}/logs/authors_forecast.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_forecast.py"
+
+
+rule authors_sgd:
+    params:
+        spec=lambda wildcards: config["authors"]["experiments"][wildcards.exp],
+        plan=lambda wildcards: authors.job_plan(config, wildcards.exp)[int(wildcards.job)],
+        section={k: config["authors"][k] for k in ["points_per_decade"]},
+        seed=config["seed"],
+        engine=config["engine"],
+    output:
+        multiext(f"{R}/authors/sgd_{{exp}}_{{job}}", ".npz", ".json"),
+    log:
+        f"{R}/logs/authors_sgd_{{exp}}_{{job}}.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_sgd.py"
+
+
+rule authors_protocols:
+    params:
+        protocols=config["authors"].get("protocols"),
+    output:
+        multiext(f"{R}/authors/protocols", ".npz", ".json"),
+    log:
+        f"{R}/logs/authors_protocols.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_protocols.py"
+
+
+AU_PROTOCOLS = [f"{R}/authors/protocols.npz"] if "protocols" in config["authors"] else []
+
+
+rule authors_numbers:
+    input:
+        f"{R}/authors/forecast.txt",
+        AU_SGD,
+        AU_ODE,
+        AU_PROTOCOLS,
+        AU_CODE,
+    params:
+        section=config["authors"],
+    output:
+        f"{F}/numbers/authors.json",
+    log:
+        f"{R}/logs/authors_numbers.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_numbers.py"
+
+
+rule authors_plot:
+    input:
+        AU_SGD,
+        AU_ODE,
+        AU_PROTOCOLS,
+        AU_CODE,
+    params:
+        section=config["authors"],
+    output:
+        **{f"{name}_{ext}": (report(f"{F}/{name}.{ext}", caption="../report/authors.rst",
+                                    category="The authors' experiments") if ext == "pdf" else f"{F}/{name}.{ext}")
+           for name in authors.figure_names(config) for ext in ("pdf", "png")},
+    log:
+        f"{R}/logs/authors_plot.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_plot.py"
+
+
+FIGURES += AU_FIGURES
+RESULTS += AU_SGD + AU_ODE + AU_PROTOCOLS
+NUMBERS += [f"{F}/numbers/authors.json"]
+RENDERERS["authors"] = lambda out_dir: authors.plot(config, [f"{out_dir}/{Path(p).name}" for p in AU_FIGURES])
