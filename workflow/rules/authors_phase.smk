@@ -50,7 +50,7 @@ rule authors_phase_diagram:
         f"{R}/logs/authors_phase_diagram_{{ap_diagram}}.log",
     threads: 2
     resources:
-        mem_mb=4000,
+        mem_mb=2000,
         runtime=20,
     conda:
         "../envs/ssi.yaml"

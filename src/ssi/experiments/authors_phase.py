@@ -79,6 +79,8 @@ EXPERIMENT = "authors_phase"
 SOURCES = ("gh", "spline")
 #: the three bits of the region code
 BITS = ("global", "dynamics", "multiple")
+#: verdicts on a differing bit (see :func:`verdicts`)
+VERDICTS = ("ours", "theirs", "neither", "undecided", "convention", "degenerate")
 #: their offsets from ±1 (grid edge, box edge) and of the semantic corner
 _EDGE = 1e-6
 _CORNER = 1e-10
@@ -569,8 +571,10 @@ def diagram_point(config, name: str, out_stem, log=None) -> None:
     arrays["quad_basis_argmax_m"] = rule.grid_m[inside][diff.argmax(axis=1)]
     A, W = np.meshgrid(a_values, omega_values)
     rows = coefficient_rows(A.ravel(), W.ravel())
-    dR = np.abs(rows @ (bases["gh"]["grid"][:, inside] - bases["spline"]["grid"][:, inside]))
-    arrays["quad_loss_max"] = dR.max(axis=1).reshape(A.shape)      # max over (e, m) per (a, ω)
+    delta = bases["gh"]["grid"][:, inside] - bases["spline"]["grid"][:, inside]
+    # max over (e, m) per (a, ω), in blocks (the full product would be cells × grid points)
+    arrays["quad_loss_max"] = np.concatenate([np.abs(rows[i:i + 256] @ delta).max(axis=1)
+                                              for i in range(0, rows.shape[0], 256)]).reshape(A.shape)
     # refinement of every cell where either version of their rule differs from ours
     t = time.monotonic()
     differ = (arrays["gh_region"] != ours.region) | (arrays["spline_region"] != ours.region)
@@ -597,8 +601,9 @@ def verdicts(data: dict, source: str = "gh") -> dict:
 
     Returns a dict bit -> array of strings over the refined cells: "agree" (the bit is the
     same), "ours", "theirs", "neither", "undecided" (a margin within the reference's error,
-    or the refined minima and the corner conditions disagree) or "degenerate" (ω = 1, global
-    and multiple bits: R does not depend on m, the minima are segments).
+    or the refined minima and the corner conditions disagree), "convention" (global bit: the
+    refined global minimum is off both axes, where e > ½ and e > m differ) or "degenerate"
+    (ω = 1, global and multiple bits: R does not depend on m, the minima are segments).
     """
     idx = data["refined_index"]
     theirs = data[f"{source}_region"].ravel()[idx]
@@ -621,6 +626,10 @@ def verdicts(data: dict, source: str = "gh") -> dict:
         t, o, r = (theirs >> b) & 1, (ours >> b) & 1, (truth >> b) & 1
         v = np.where(o == r, "ours", np.where(t == r, "theirs", "neither")).astype(object)
         v[undecided[bit]] = "undecided"
+        if bit == "global":
+            # the refined global minimum lies on the circle between the axes: e > ½ (theirs) and
+            # e > m (ours) are two conventions for a minimum that is neither semantic nor positional
+            v[data["refined_global_positional"] != data["refined_global_positional_half"]] = "convention"
         if bit != "dynamics":
             v[degenerate] = "degenerate"
         v[t == o] = "agree"
@@ -639,7 +648,7 @@ def summarise_diagram(data: dict, meta: dict) -> dict:
     ours = data["ours_region"]
     out = {"a": [float(data["a"][0]), float(data["a"][-1]), int(data["a"].size)],
            "omega": [float(data["omega"][0]), float(data["omega"][-1]), int(data["omega"].size)],
-           "cells": total, "config": meta["config"], "seconds": meta["seconds"],
+           "cells": total, "config": meta["config"],
            "areas": {}, "confusion": {}, "disagreement": {}, "verdicts": {}}
     for label, reg in (("theirs", data["gh_region"]), ("their_rule_our_landscape", data["spline_region"]),
                        ("ours", ours)):
@@ -672,7 +681,7 @@ def summarise_diagram(data: dict, meta: dict) -> dict:
     for source, label in (("gh", "theirs"), ("spline", "their_rule_our_landscape")):
         v = verdicts(data, source)
         out["verdicts"][label] = {bit: {k: int(np.sum(v[bit] == k)) for k in
-                                        ("ours", "theirs", "neither", "undecided", "degenerate")}
+                                        VERDICTS}
                                   for bit in BITS}
     # of their wrong bits: would their rule be right with our (accurate) landscape? (quadrature vs rule)
     v = verdicts(data, "gh")
@@ -697,10 +706,11 @@ def summarise_diagram(data: dict, meta: dict) -> dict:
 
 
 def summarise(config) -> dict:
-    """Numbers of every configured diagram and of the reference derivatives."""
+    """Numbers of every configured diagram and of the reference derivatives (no timings: the
+    numbers are byte-reproducible; the seconds are in the results' JSON provenance)."""
     section = _check_spec(config)
     data, meta = load_result(stems(config)["reference"])
-    ref = {"config": meta["config"], "seconds": meta["seconds"], "gh_points": data["gh_points"].tolist()}
+    ref = {"config": meta["config"], "gh_points": data["gh_points"].tolist()}
     names = ("N", "C", "M11", "M12", "M21", "M22")
     for k in ("pos_slope", "pos_curv", "sem_slope", "sem_curv", "hess_ee", "hess_mm"):
         ref[k] = {"direct": dict(zip(names, map(float, data[f"ref_{k}"]))),
@@ -793,3 +803,45 @@ def claim_rows(config, numbers) -> list[dict]:
         "measured": "; ".join(parts) + "; see docs/results/authors-phase.md",
         "command": "snakemake --cores all authors_phase_plot",
     }]
+
+
+def markdown_tables(numbers) -> str:
+    """The tables of docs/results/authors-phase.md from the numbers file (areas, confusion, verdicts)."""
+    lines = []
+    short = {k: name for k, name in enumerate(phase.REGION_NAMES)}
+    for name, d in numbers["diagrams"].items():
+        a, w, cells = d["a"], d["omega"], d["cells"]
+        lines += [f"#### {name}: a ∈ [{a[0]:g}, {a[1]:g}] × ω ∈ [{w[0]:g}, {w[1]:g}], {a[2]} × {w[2]} cells; "
+                  f"their rule with {d['config']['points']} points, (e, m) grid {d['config']['resolution']}², "
+                  f"fast mode {d['config']['fast']}", "",
+                  "| region | theirs | their rule on our landscape | ours |", "|---|---|---|---|"]
+        for k in range(8):
+            vals = [d["areas"][src][short[k]] for src in ("theirs", "their_rule_our_landscape", "ours")]
+            if any(vals):
+                lines.append(f"| {short[k]} | " + " | ".join(f"{100 * v:.2f} %" for v in vals) + " |")
+        lines += ["", "| comparison | cells differing | fraction | global bit | dynamics bit | multiple bit | at ω = 1 |",
+                  "|---|---|---|---|---|---|---|"]
+        for label, dis in d["disagreement"].items():
+            b = dis["bits"]
+            lines.append(f"| {label.replace('_', ' ')} | {dis['cells']} | {100 * dis['fraction']:.2f} % | {b['global']} | "
+                         f"{b['dynamics']} | {b['multiple']} | {dis['omega_eq_1']} |")
+        lines += ["", "Off-diagonal cells, theirs → ours (count, a range, ω range, cells at ω = 1):", "",
+                  "| theirs | ours | count | a | ω | at ω = 1 |", "|---|---|---|---|---|---|"]
+        for c in d["confusion"]["theirs_vs_ours"]["off_diagonal"]:
+            bx = c["a_min_max_omega_min_max"]
+            lines.append(f"| {c['theirs']} | {c['other']} | {c['count']} | {bx[0]:.3f}–{bx[1]:.3f} | "
+                         f"{bx[2]:.3f}–{bx[3]:.3f} | {c['omega_eq_1']} |")
+        lines += ["", "Verdicts of the refined computation on the differing bits (theirs vs ours):", "",
+                  "| bit | ours right | theirs right | neither | undecided | convention (minimum off both axes) "
+                  "| degenerate (ω = 1) |", "|---|---|---|---|---|---|---|"]
+        for bit, v in d["verdicts"]["theirs"].items():
+            lines.append(f"| {bit} | {v['ours']} | {v['theirs']} | {v['neither']} | {v['undecided']} | "
+                         f"{v['convention']} | {v['degenerate']} |")
+        lines += ["", "Where their bit is wrong: right or wrong again when their rule runs on our landscape:", "",
+                  "| bit | their bit wrong | right on our landscape (quadrature) | wrong on our landscape too (rule) |",
+                  "|---|---|---|---|"]
+        for bit, v in d["why_theirs_wrong"].items():
+            lines.append(f"| {bit} | {v['their_bit_wrong']} | {v['right_with_our_landscape (quadrature)']} | "
+                         f"{v['wrong_with_our_landscape too (rule)']} |")
+        lines.append("")
+    return "\n".join(lines)
