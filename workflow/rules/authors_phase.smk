@@ -1,0 +1,99 @@
+# The authors' phase-diagram rule (analytic/ of IdePHICS/Sequence-Single-Index) re-run on our
+# landscape and compared region by region with ours (claim C5; docs/results/authors-phase.md).
+# Reads config["authors_phase"]; needs the semantic_positional landscape (semantic_positional.smk).
+from ssi.experiments import authors_phase as ap
+
+#: result files: the reference derivatives and one comparison per configured diagram
+AP_RESULTS = [f"{s}.npz" for s in ap.stems(config).values()]
+#: the code that turns results into numbers and the figure
+AP_CODE = [ap.__file__, str(Path(ap.__file__).parents[1] / "phase.py"),
+           str(Path(ap.__file__).parents[1] / "plotting.py")]
+AP_FIGURES = [f"{F}/authors/phase_diagram_comparison.{ext}" for ext in ("pdf", "png")]
+
+
+wildcard_constraints:
+    ap_diagram=r"[A-Za-z0-9]+",
+
+
+localrules:
+    authors_phase_numbers,
+    authors_phase_plot,
+
+
+rule authors_phase_reference:
+    params:
+        section=config["authors_phase"]["reference"],
+    output:
+        multiext(f"{R}/authors_phase/reference", ".npz", ".json"),
+    log:
+        f"{R}/logs/authors_phase_reference.log",
+    threads: 2
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_phase_reference.py"
+
+
+rule authors_phase_diagram:
+    input:
+        f"{R}/semantic_positional/landscape.npz",
+        f"{R}/authors_phase/reference.npz",
+    params:
+        section=lambda wildcards: {k: v for k, v in config["authors_phase"].items() if k != "diagrams"},
+        diagram=lambda wildcards: config["authors_phase"]["diagrams"][wildcards.ap_diagram],
+    output:
+        multiext(f"{R}/authors_phase/diagram_{{ap_diagram}}", ".npz", ".json"),
+    log:
+        f"{R}/logs/authors_phase_diagram_{{ap_diagram}}.log",
+    threads: 2
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_phase_diagram.py"
+
+
+rule authors_phase_numbers:
+    input:
+        AP_RESULTS,
+        AP_CODE,
+    params:
+        section=config["authors_phase"],
+    output:
+        f"{F}/numbers/authors_phase.json",
+    log:
+        f"{R}/logs/authors_phase_numbers.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_phase_numbers.py"
+
+
+rule authors_phase_plot:
+    input:
+        AP_RESULTS,
+        AP_CODE,
+    params:
+        section=config["authors_phase"],
+    output:
+        pdf=report(f"{F}/authors/phase_diagram_comparison.pdf", caption="../report/authors_phase.rst",
+                   category="C5 semantic vs positional"),
+        png=f"{F}/authors/phase_diagram_comparison.png",
+    log:
+        f"{R}/logs/authors_phase_plot.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_phase_plot.py"
+
+
+FIGURES += AP_FIGURES
+RESULTS += AP_RESULTS
+NUMBERS += [f"{F}/numbers/authors_phase.json"]
+# not in RENDERERS: the audit's re-render compares files by base name, and this figure lives in
+# the subfolder figures/authors/ (see docs/results/authors-phase.md)

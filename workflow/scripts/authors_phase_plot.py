@@ -1,0 +1,7 @@
+# %% [markdown]
+# # The authors' phase-diagram rule vs ours (C5): the comparison figure
+
+# %%
+from ssi.experiments import authors_phase as ap
+
+ap.plot(snakemake.config, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
