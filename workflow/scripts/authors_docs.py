@@ -1,4 +1,5 @@
-"""Write docs/results/authors.md from the authors' run: `python workflow/scripts/authors_docs.py [wall]`.
+"""Write docs/results/authors.md and the README's table of the authors' experiments from the
+authors' run: `python workflow/scripts/authors_docs.py [wall]`.
 
 Reads config/authors.yaml, figures/authors/numbers/authors.json, figures/numbers/*.json (the
 default run, for the paper-convention column) and the SGD jobs' provenance (simulation seconds).
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import yaml
 
-from ssi.experiments import authors
+from ssi.experiments import authors, authors_verdicts
+from ssi.experiments.claims import update_readme
 from ssi.io import atomic_write_text
 
 root = Path(__file__).resolve().parents[2]
@@ -20,16 +22,19 @@ default = {p.stem: json.loads(p.read_text()) for p in (root / "figures" / "numbe
 per = {name: authors.job_seconds(config, name) for name in config["authors"]["experiments"]}
 timing = {"wall": sys.argv[1] if len(sys.argv) > 1 else "n/a", "job_seconds": sum(per.values()), "per_experiment": per}
 atomic_write_text(root / "docs" / "results" / "authors.md", authors.results_markdown(config, numbers, default, timing))
+hours = {name: authors.their_hours(config, name) for name in config["authors"]["experiments"]}
+update_readme(root / "README.md", authors_verdicts.readme_table(config, numbers, default, timing, hours),
+              authors_verdicts.START, authors_verdicts.END)
 
 
-# --- issue 13, item 4: the explicit answers, from the same run ---------------------------------
+# --- the explicit answers to the open questions, from the same run ------------------------------
 def f(v, spec=".2f"):
     return authors._fmt(v, spec)
 
 
 ex = numbers["experiments"]
 default_sp = default.get("semantic_positional", {})
-ans = ["", "## Answers (issue 13, item 4)", ""]
+ans = ["", "## Answers to the open questions", ""]
 
 # C5 transition at d = 100 and 1000 under their loss
 ans += ["### C5 transition, their loss (non-squared Frobenius), η = 0.05, T = 3·10⁵, m₀ = e₀ = 0", ""]

@@ -365,6 +365,7 @@ def claim_rows(config, numbers) -> list[dict]:
                          + f"; ODE over its whole range d^{_fmt(f['exponent_ode_all'])} (macro), claimed "
                          f"{f['claimed_law']} has local slope {_fmt(f['exponent_claimed_same_range'])} on the SGD range"
                          + check + "; see figures/escape_vs_d.png"),
+            "headline": (f"{f['target']}, L={f['L']}, d = {f['dims'][0]}–{f['dims'][-1]}: " + "; ".join(parts)),
             "command": "snakemake --cores all escape_vs_d_plot",
         })
     return out

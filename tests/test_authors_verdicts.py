@@ -1,0 +1,75 @@
+"""The verdict rules of ssi.experiments.authors_verdicts, on small hand-made numbers, and the
+README's table of the authors' experiments against the committed numbers."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ssi.experiments import authors, authors_verdicts as av
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _config(**experiments):
+    return {"authors": {"experiments": experiments}}
+
+
+def _spec(target="H2sum", claim="C4", role="production", scaling="none", d=1000, omegas=None):
+    sweep = {"omega": omegas} if omegas is not None else {"L": [1, 2, 4]}
+    return {"file": "x.yaml", "claim": claim, "role": role, "target": target, "lr_scaling": scaling, "d": d,
+            "sweep": sweep}
+
+
+@pytest.mark.parametrize("low, high, expected", [(1.9, 2.1, "yes"), (1.4, 1.6, "no"), (2.01, 2.3, "no")])
+def test_gain_verdict_is_the_claim_inside_the_interval(low, high, expected):
+    numbers = {"gains": {}, "experiments": {"a": {"gain": {"exponent": (low + high) / 2, "low": low, "high": high}}}}
+    agrees, why = av.verdict("a", _config(a=_spec()), numbers, {})
+    assert agrees == expected and "claimed L^2" in why
+
+
+@pytest.mark.parametrize("exponent, expected", [(1.1, "yes"), (1.2, "no"), (0.86, "yes"), (0.8, "no")])
+def test_single_seed_gain_uses_the_stated_tolerance(exponent, expected):
+    numbers = {"gains": {"a/b": {"exponent": exponent, "low": None, "high": None, "ode_exponent": exponent}},
+               "experiments": {"a": {}, "b": {}}}
+    config = _config(a=_spec("inversesqrtsum"), b=_spec("inversesqrtsum", scaling="linear"))
+    agrees, why = av.verdict("a", config, numbers, {})
+    assert agrees == expected and "no interval" in why and "same law" in why and "linear" in why
+
+
+def test_null_transition_misaligned_and_exploratory_rules():
+    level = av.NULL_FACTOR / math.sqrt(1000)
+    rows = [{"student": "tied_network", "final_overlap_mean": 0.9 * level},
+            {"student": "plain_network", "final_overlap_mean": 3 * level}]
+    config = _config(n=_spec("2difference"), m=_spec("2difference"), t=_spec("positional_semantic_model", "C5", omegas=[0.1, 0.9]),
+                     y=_spec("positional_semantic_model", "C5", omegas=[0.95]), s=_spec("sqrtz1", role="exploratory"))
+    numbers = {"gains": {}, "experiments": {
+        "n": {"rows": rows}, "m": {"rows": [dict(rows[0], final_overlap_mean=2 * level), rows[1]]},
+        "t": {"switch_omega": math.nan, "share_not_escaped": 0.6},
+        "y": {"rows": [{"share_semantic": 0.9, "final_overlap_mean": 0.96}]}, "s": {}}}
+    assert av.verdict("n", config, numbers, {})[0] == "yes"
+    assert av.verdict("m", config, numbers, {})[0] == "no"
+    assert av.verdict("t", config, numbers, {})[0] == "undecided"
+    numbers["experiments"]["t"]["switch_omega"] = 0.64
+    assert av.verdict("t", config, numbers, {})[0] == "yes"
+    assert av.verdict("y", config, numbers, {})[0] == "yes"
+    assert av.verdict("s", config, numbers, {})[0] == "n/a"
+
+
+def test_every_authors_file_has_a_verdict_and_a_readme_row():
+    """Each experiment of config/authors.yaml gets a verdict from the committed numbers, and the
+    README's generated block lists every experiment file once, with the same verdicts."""
+    config = yaml.safe_load((ROOT / "config/authors.yaml").read_text())
+    numbers = json.loads((ROOT / "figures/authors/numbers/authors.json").read_text())
+    authors._nan(numbers)
+    default = {p.stem: json.loads(p.read_text()) for p in (ROOT / "figures/numbers").glob("*.json")}
+    readme = (ROOT / "README.md").read_text()
+    block = readme[readme.index(av.START):readme.index(av.END)]
+    for name, spec in config["authors"]["experiments"].items():
+        agrees, why = av.verdict(name, config, numbers, default)
+        assert agrees in ("yes", "no", "undecided", "n/a")
+        row = next(line for line in block.splitlines() if f"`{spec['file'].removesuffix('.yaml')}`" in line)
+        assert f"**{agrees}**: {why}" in row, (name, row)
