@@ -2,11 +2,7 @@
 # # The authors' experiments: key numbers
 
 # %%
-import json
-
 from ssi.experiments import authors
-from ssi.experiments.audit import clean_for_json
-from ssi.io import atomic_write_text
+from ssi.experiments.audit import write_numbers
 
-numbers = clean_for_json(authors.summarise(snakemake.config))  # noqa: F821
-atomic_write_text(snakemake.output[0], json.dumps(numbers, indent=2, sort_keys=True) + "\n")  # noqa: F821
+write_numbers(snakemake.output[0], authors.summarise(snakemake.config), snakemake.config, "authors")  # noqa: F821

@@ -2,11 +2,7 @@
 # # The authors' phase-diagram rule vs ours (C5): areas, confusion tables, verdicts
 
 # %%
-import json
-
 from ssi.experiments import authors_phase as ap
-from ssi.experiments.audit import clean_for_json
-from ssi.io import atomic_write_text
+from ssi.experiments.audit import write_numbers
 
-numbers = clean_for_json(ap.summarise(snakemake.config))  # noqa: F821
-atomic_write_text(snakemake.output[0], json.dumps(numbers, indent=2, sort_keys=True) + "\n")  # noqa: F821
+write_numbers(snakemake.output[0], ap.summarise(snakemake.config), snakemake.config, "authors_phase")  # noqa: F821

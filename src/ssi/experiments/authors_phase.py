@@ -478,11 +478,17 @@ def _check_spec(config) -> dict:
     return section
 
 
-def stems(config) -> dict:
-    """Result stems: "reference" and one per configured diagram name."""
+def stems(config, kind=None) -> dict:
+    """Result stems: "reference" and one per configured diagram name (``kind`` "reference" or
+    "diagram": only those)."""
     section = _check_spec(config)
     root = f"{config['results_dir']}/{EXPERIMENT}"
-    return {"reference": f"{root}/reference", **{name: f"{root}/diagram_{name}" for name in section["diagrams"]}}
+    out = {"reference": f"{root}/reference", **{name: f"{root}/diagram_{name}" for name in section["diagrams"]}}
+    if kind is None:
+        return out
+    if kind not in ("reference", "diagram"):
+        raise ValueError(f"kind={kind!r}: allowed None, 'reference', 'diagram'")
+    return {k: v for k, v in out.items() if (k == "reference") == (kind == "reference")}
 
 
 def reference_point(config, out_stem, log=None) -> None:

@@ -61,16 +61,18 @@ def print_table(rows, columns, widths=None) -> None:
 def rerender(plot, config, names) -> None:
     """Re-render figures with the workflow's plotting function ``plot(config, out_paths)`` into a
     temporary folder and print, for each of ``names`` (file names such as ``escape_vs_d.png``),
-    whether it is identical to the workflow's figure in ``config["figures_dir"]``."""
+    whether it is identical to the workflow's figure in ``config["figures_dir"]`` (a name may
+    hold a subfolder of it, such as ``authors/phase_diagram_comparison.png``)."""
     import tempfile
 
     from ..io import sha256_file
 
     with tempfile.TemporaryDirectory(prefix="ssi-notebook-") as tmp:
-        outputs = [f"{tmp}/{name}" for name in names]
-        plot(config, outputs)
+        outputs = [Path(tmp) / name for name in names]
         for path in outputs:
-            name = Path(path).name
+            path.parent.mkdir(parents=True, exist_ok=True)
+        plot(config, [str(path) for path in outputs])
+        for name, path in zip(names, outputs):
             committed = Path(config["figures_dir"]) / name
             if committed.is_file():
                 status = "identical to" if sha256_file(path) == sha256_file(committed) else "DIFFERS from"
