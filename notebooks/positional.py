@@ -26,12 +26,8 @@
 # * toy scale: `snakemake --cores all --configfile config/quick.yaml` (under `results/quick/`).
 
 # %%
-import tempfile
-from pathlib import Path
-
 from ssi.experiments import positional
-from ssi.experiments.notebook import results_config
-from ssi.io import sha256_file
+from ssi.experiments.notebook import rerender, results_config
 
 CONFIG, config = results_config(positional, ("sgd", "ode", "landscape"))
 summary = positional.summarise(config)
@@ -66,14 +62,5 @@ for entry in summary["fits"]:
 # folder, and the files are compared with the workflow's figures when present.
 
 # %%
-with tempfile.TemporaryDirectory(prefix="ssi-notebook-") as tmp:
-    outputs = [f"{tmp}/positional_{name}.{ext}" for name in ("landscape", "escape") for ext in ("pdf", "png")]
-    positional.plot(config, outputs)
-    for path in outputs:
-        name = Path(path).name
-        committed = Path(config["figures_dir"]) / name
-        if committed.is_file():
-            status = "identical to" if sha256_file(path) == sha256_file(committed) else "DIFFERS from"
-            print(f"{name}: {Path(path).stat().st_size} bytes, {status} {committed}")
-        else:
-            print(f"{name}: {Path(path).stat().st_size} bytes ({committed} not built yet)")
+rerender(positional.plot, config, [f"positional_{name}.{ext}" for name in ("landscape", "escape")
+                                  for ext in ("pdf", "png")])
