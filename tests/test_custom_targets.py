@@ -184,6 +184,17 @@ def test_compiled_copy_same_sgd_in_law():
     assert np.all(se > 0)
 
 
+def my_he4_products(z):         # he4_sum_plus_diff with powers written as products
+    a, b = z[0] * z[0], z[1] * z[1]
+    return -(a * a - 6 * a + 3 + b * b - 6 * b + 3) / SQ24 + (z[0] - z[1]) / SQ2
+
+
+def test_compiled_complex_step_is_checked_against_python():
+    """numba's complex z**4 goes through exp/log and loses the step where Re z < 0: detected."""
+    assert not CustomTarget(my_he4_sum_plus_diff).complex_step_works(2)
+    assert CustomTarget(my_he4_products).complex_step_works(2)
+
+
 @pytest.mark.slow
 def test_compiled_matched_student_gradient_complex_step_and_user_grad():
     reg = Problem(L=2, target="he4_sum_plus_diff", student="matched")
@@ -195,6 +206,19 @@ def test_compiled_matched_student_gradient_complex_step_and_user_grad():
         h3 = (x ** 3 - 3 * x) * 4 / SQ24
         return np.array([-h3[0] + 1 / SQ2, -h3[1] - 1 / SQ2])
 
-    for target in (my_he4_sum_plus_diff, CustomTarget(my_he4_sum_plus_diff, grad=grad)):
+    # exact paths: the complex step (products) and the user's grad
+    for target in (my_he4_products, CustomTarget(my_he4_sum_plus_diff, grad=grad)):
         _, a = Problem(L=2, target=target, student="matched").loss_and_grad(z, q)
         np.testing.assert_allclose(a, a_ref, rtol=1e-12, atol=1e-12)
+    # z**4: central differences, with a warning saying why (their accuracy, h = 1e-6 (1 + |z|))
+    with pytest.warns(SlowTargetWarning, match="my_he4_sum_plus_diff.*z\\*\\*n.*central differences"):
+        p = Problem(L=2, target=my_he4_sum_plus_diff, student="matched")
+        _, a = p.loss_and_grad(z, q)
+    np.testing.assert_allclose(a, a_ref, rtol=1e-7, atol=1e-9)
+    assert not np.array_equal(a, a_ref)        # the fallback really is the approximate one
+    # the compiled reduced engine runs the matched student with both gradients
+    kwargs = dict(d=100, lr=0.5, steps=2000, replicates=4, seed=5, m0=0.2, record=[0, 1000, 2000])
+    ref = simulate(reg, **kwargs).m
+    np.testing.assert_allclose(simulate(Problem(L=2, target=my_he4_products, student="matched"), **kwargs).m,
+                               ref, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(simulate(p, **kwargs).m, ref, rtol=1e-5, atol=1e-7)

@@ -25,7 +25,9 @@ The gradient ∂g/∂z (the matched student) is, in this order: the ``grad`` the
 (``grad(z)`` returns the L partial derivatives); else the complex-step derivative
 ``Im g(z + i h e_l)/h`` with h = 1e-20 computed from the same function (numba and
 numpy compile/evaluate ``g`` for complex input too), exact to rounding for any ``g``
-built from analytic operations; else (``g`` uses abs, max, comparisons, …) central
+built from analytic operations, written into the kernel's scratch (no allocation per
+step); else (``g`` uses abs, max, comparisons, …, or a complex power ``z**n``, n ≠ 2,
+which numba computes by exp/log: :meth:`CustomTarget.complex_step_works`) central
 differences, with a warning about their accuracy. An automatic-differentiation
 library was not used: the ones on PyPI (autograd, jax, …) trace Python objects and
 cannot run inside numba's nopython kernels, so they would force every step of the
@@ -231,15 +233,32 @@ class CustomTarget:
         return np.array([complex(fun(row.copy())) for row in zc])
 
     def complex_step_works(self, L: int) -> bool:
-        """Whether the compiled g takes complex input and its complex-step gradient is finite."""
+        """Whether the compiled g's complex-step gradient is finite and agrees with the one in Python.
+
+        numba evaluates ``z ** n`` on complex numbers (n ≠ 2) by the general complex power
+        (exp and log), which loses the tiny imaginary step where Re z < 0: the compiled
+        complex step is then wrong (it is exact with products, z*z*z*z); numpy and Python
+        use repeated multiplication for integer powers. The compiled gradient is compared
+        with the Python one (:meth:`python_gradient`) at the fixed points of :meth:`check`;
+        on disagreement the compiled kernels use central differences, with a warning.
+        """
         if "jit_complex_step" not in self._state:
             ok = False
             jit = self.compiled
             if jit is not None and self.grad is None:
+                points = np.concatenate([np.zeros((1, L)), np.ones((1, L)), -np.ones((1, L)),
+                                         np.random.default_rng(0).standard_normal((4, L)) * 2.0])
                 try:
-                    z = np.random.default_rng(1).standard_normal(L) + 1j * COMPLEX_STEP * np.eye(L)[0]
-                    ok = bool(np.isfinite(complex(jit(z)).imag))
-                except Exception:             # noqa: BLE001
+                    compiled = np.empty(points.shape)
+                    for i, z in enumerate(points):
+                        for l in range(L):
+                            zc = z.astype(complex)
+                            zc[l] += 1j * COMPLEX_STEP
+                            compiled[i, l] = complex(jit(zc)).imag / COMPLEX_STEP
+                    reference = self.python_gradient(points)
+                    scale = np.maximum(1.0, np.abs(reference))
+                    ok = bool(np.all(np.isfinite(compiled)) and np.all(np.abs(compiled - reference) <= 1e-6 * scale))
+                except Exception:             # noqa: BLE001 (numba cannot type g on complex input)
                     ok = False
             self._state["jit_complex_step"] = ok
         return self._state["jit_complex_step"]
@@ -266,23 +285,35 @@ def _rebind(dispatcher, **replacements):
     return njit(**options)(fun)
 
 
-def _target_functions(spec: CustomTarget, L: int):
-    """Inlined (value, vjp) with the signatures of links.target_scalar / target_scalar_vjp."""
+@njit(inline="always")
+def _no_matched_vjp(tparams, z, c, out, mats):
+    raise AssertionError("ssi.custom: kernels compiled without the matched student's gradient")
+
+
+def _target_functions(spec: CustomTarget, L: int, matched: bool):
+    """Inlined value (signature of links.target_scalar) and vjp(tparams, z, c, out, mats).
+
+    ``vjp`` writes out = c ∂g/∂z without allocating: its complex (complex step) or real
+    (central differences) copy of z lives in the kernel's scratch ``mats`` (links.scratch,
+    4 L² floats), which the matched student does not otherwise use.
+    """
     g = spec.compiled
     grad = spec.grad
-    if grad is not None:
+    if not matched:
+        vjp = _no_matched_vjp
+    elif grad is not None:
         grad = grad if isinstance(grad, numba.core.registry.CPUDispatcher) else njit(grad)
 
         @njit(inline="always")
-        def vjp(tcode, tparams, z, c, out):
-            d = grad(z)
+        def vjp(tparams, z, c, out, mats):
+            d = grad(z)                       # the user's function: allocates if it returns a new array
             for l in range(z.shape[0]):
                 out[l] = c * tparams[0] * d[l]
     elif spec.complex_step_works(L):
         @njit(inline="always")
-        def vjp(tcode, tparams, z, c, out):
+        def vjp(tparams, z, c, out, mats):
             n = z.shape[0]
-            zc = np.empty(n, np.complex128)
+            zc = mats.reshape(mats.size).view(np.complex128)[:n]      # 2 L² ≥ L complex slots
             for l in range(n):
                 zc[l] = z[l]
             for l in range(n):
@@ -291,9 +322,11 @@ def _target_functions(spec: CustomTarget, L: int):
                 zc[l] = z[l]
     else:
         @njit(inline="always")
-        def vjp(tcode, tparams, z, c, out):
+        def vjp(tparams, z, c, out, mats):
             n = z.shape[0]
-            zh = z.copy()
+            zh = mats.reshape(mats.size)[:n]
+            for l in range(n):
+                zh[l] = z[l]
             for l in range(n):
                 h = 1e-6 * (1.0 + abs(z[l]))
                 zh[l] = z[l] + h
@@ -310,27 +343,45 @@ def _target_functions(spec: CustomTarget, L: int):
     return value, vjp
 
 
+@njit(inline="always")
+def _unreachable_vjp(tcode, tparams, z, c, grad):
+    """Stand-in for links.target_scalar_vjp in ssi.custom's kernels: the matched student is handled
+    before (compiled_kernels' half_square), so this branch never runs."""
+    raise AssertionError("ssi.custom: the matched student's gradient is computed in half_square")
+
+
 @functools.lru_cache(maxsize=32)
-def compiled_kernels(spec: CustomTarget, L: int):
-    """The package's kernels with ``spec``'s function as the target (namespace of dispatchers)."""
+def compiled_kernels(spec: CustomTarget, L: int, matched: bool = True):
+    """The package's kernels with ``spec``'s function as the target (namespace of dispatchers).
+
+    ``matched=False``: for the other students, which never need ∂g/∂z (not compiled then).
+    """
     from . import population
     from .sgd import reduced
 
     if spec.compiled is None:
         raise ValueError(f"target function {spec.name!r} is not numba-compilable: no compiled kernels")
-    if spec.grad is None and not spec.complex_step_works(L):
-        warnings.warn(f"target function {spec.name!r} does not take complex input: its gradient (matched "
-                      "student) uses central differences (relative accuracy ~1e-8); pass grad= for an "
-                      "exact one", SlowTargetWarning, stacklevel=3)
-    value, vjp = _target_functions(spec, L)
+    if matched and spec.grad is None and not spec.complex_step_works(L):
+        warnings.warn(f"target function {spec.name!r}: numba's complex-step gradient is not exact for it "
+                      "(no complex input, or a power z**n with n != 2, which numba evaluates by exp/log: "
+                      "write it as a product); the compiled matched student uses central differences "
+                      "(relative accuracy ~1e-8); pass grad= for an exact gradient", SlowTargetWarning,
+                      stacklevel=3)
+    value, vjp = _target_functions(spec, L, matched)
     student = _rebind(links.student_scalar, target_scalar=value)
-    scalar = _rebind(links._scalar_loss_and_grad, student_scalar=student, target_scalar_vjp=vjp)
+    scalar = _rebind(links._scalar_loss_and_grad, student_scalar=student, target_scalar_vjp=_unreachable_vjp)
+    s_matched = links.S_MATCHED
 
     @njit(inline="always")
     def half_square(tcode, tparams, scode, sparams, zstar, q, a, mats):
+        y = value(tcode, tparams, zstar)
+        if scode == s_matched:        # links._scalar_loss_and_grad's matched branch, with scratch for the vjp
+            r = value(tcode, tparams, q) - y
+            vjp(tparams, q, r, a, mats)
+            return 0.5 * r * r
         for l in range(q.shape[0]):
             a[l] = 0.0
-        return scalar(tcode, tparams, scode, sparams, value(tcode, tparams, zstar), q, a, mats)
+        return scalar(tcode, tparams, scode, sparams, y, q, a, mats)
 
     loss_and_grad = _rebind(links.loss_and_grad, _half_square_loss_and_grad=half_square)
     # population._grid_moments reaches the kernel as links.loss_and_grad: a stand-in module

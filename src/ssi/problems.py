@@ -287,7 +287,7 @@ class Problem:
         if self.target.compiled is None:
             return None
         from .custom import compiled_kernels
-        return compiled_kernels(self.target, self.L)
+        return compiled_kernels(self.target, self.L, self._codes[2] == links.S_MATCHED)
 
     @property
     def codes(self):
