@@ -108,3 +108,18 @@ def test_sgd_family_runs_at_the_protocols_best_rate(tmp_path):
         assert stopped or steps[-1] == cap
         assert np.all(ov >= 0)
     assert "L = 2: η = 0.15" in (tmp_path / "log.txt").read_text()
+
+
+def test_candidates_verdict_follows_the_intervals():
+    from ssi.experiments.authors_verdicts import candidates_verdict
+
+    def gain(e, lo, hi):
+        return {"exponent_sgd": e, "low": lo, "high": hi, "exponent_ode": e, "two_in_interval": lo <= 2 <= hi}
+
+    gains = {"i_untied_over_attention": gain(2.5, 2.2, 2.9), "ii_untied_alone": gain(1.6, 1.5, 1.8),
+             "untied_over_tied": gain(0.8, 0.6, 1.1)}
+    agrees, why = candidates_verdict({"gains": gains})
+    assert agrees == "no" and "L^2.50 [2.20, 2.90]" in why and "L^1.60 [1.50, 1.80]" in why
+    gains["ii_untied_alone"] = gain(1.9, 1.7, 2.1)
+    agrees, why = candidates_verdict({"gains": gains})
+    assert agrees == "yes" and why.startswith("L² inside the interval of ii_untied_alone")

@@ -614,8 +614,7 @@ def claim_rows(config, numbers) -> list[dict]:
     return rows
 
 
-def _fmt(v, spec=".2f"):
-    return "n/a" if v is None or (isinstance(v, float) and not math.isfinite(v)) else format(v, spec)
+_fmt = authors_verdicts._num
 
 
 # --- docs/results/authors.md ----------------------------------------------------------------------

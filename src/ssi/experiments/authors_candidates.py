@@ -25,6 +25,7 @@ import numpy as np
 
 from ..io import load_result, save_result
 from ..problems import Problem
+from .authors_verdicts import _num as _fmt
 from .common import ProgressLog, bootstrap_slope, loglog_slope, seed_key
 
 EXPERIMENT = "authors"
@@ -206,7 +207,3 @@ def plot(config, numbers: dict, out_paths) -> None:
         save_figure(fig, path)
     plt.close(fig)
 
-
-def _fmt(v, spec=".2f"):
-    from .authors import _fmt as fmt
-    return fmt(v, spec)

@@ -161,4 +161,18 @@ def readme_rows(config: dict, numbers: dict, default: dict, timing: dict, their_
         theirs = sum(their_hours[n] for n in group)
         ours = sum(timing.get("per_experiment", {}).get(n, math.nan) for n in group)
         rows.append(f"| {files} | {spec['claim']} | **{agrees}**: {why} | {theirs:.{0 if theirs >= 10 else 1}f} h / {_duration(ours)} |")
+    if numbers.get("candidates"):
+        agrees, why = candidates_verdict(numbers["candidates"])
+        rows.append(f"| C4 protocol candidates, SGD at each network's ODE-best η | C4 | **{agrees}**: {why} | — |")
     return rows
+
+
+def candidates_verdict(cand: dict) -> tuple[str, str]:
+    """Does a protocol of the candidates give gain ∝ L²? "yes" when 2 lies in the bootstrap
+    interval of one of them (named), "no" otherwise; the why lists (i) and (ii) with the ODE."""
+    g = cand["gains"]
+    hits = [k for k, v in g.items() if v["two_in_interval"]]
+    parts = [f"{k.split('_', 1)[0]} {k.split('_', 1)[1].replace('_', ' ')} L^{_num(v['exponent_sgd'])} "
+             f"[{_num(v['low'])}, {_num(v['high'])}] (ODE {_num(v['exponent_ode'])})"
+             for k, v in g.items() if k in ("i_untied_over_attention", "ii_untied_alone")]
+    return ("yes" if hits else "no"), (f"L² inside the interval of {', '.join(hits)}; " if hits else "") + "; ".join(parts)
