@@ -163,7 +163,7 @@ def readme_rows(config: dict, numbers: dict, default: dict, timing: dict, their_
         rows.append(f"| {files} | {spec['claim']} | **{agrees}**: {why} | {theirs:.{0 if theirs >= 10 else 1}f} h / {_duration(ours)} |")
     if numbers.get("candidates"):
         agrees, why = candidates_verdict(numbers["candidates"])
-        rows.append(f"| C4 protocol candidates, SGD at each network's ODE-best η | C4 | **{agrees}**: {why} | — |")
+        rows.append(f"| C4 candidates (SGD, each at its best η) | C4 | **{agrees}**: {why} | — |")
     return rows
 
 
@@ -172,7 +172,7 @@ def candidates_verdict(cand: dict) -> tuple[str, str]:
     interval of one of them (named), "no" otherwise; the why lists (i) and (ii) with the ODE."""
     g = cand["gains"]
     hits = [k for k, v in g.items() if v["two_in_interval"]]
-    parts = [f"{k.split('_', 1)[0]} {k.split('_', 1)[1].replace('_', ' ')} L^{_num(v['exponent_sgd'])} "
-             f"[{_num(v['low'])}, {_num(v['high'])}] (ODE {_num(v['exponent_ode'])})"
-             for k, v in g.items() if k in ("i_untied_over_attention", "ii_untied_alone")]
+    labels = {"i_untied_over_attention": "(i) untied/attention", "ii_untied_alone": "(ii) untied alone"}
+    parts = [f"{label} L^{_num(g[k]['exponent_sgd'])} [{_num(g[k]['low'])}, {_num(g[k]['high'])}] "
+             f"(ODE {_num(g[k]['exponent_ode'])})" for k, label in labels.items()]
     return ("yes" if hits else "no"), (f"L² inside the interval of {', '.join(hits)}; " if hits else "") + "; ".join(parts)
