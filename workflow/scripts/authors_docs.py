@@ -99,7 +99,8 @@ if cand:
                    f"L^{f(v['exponent_sgd'])} [{f(v['low'])}, {f(v['high'])}] | L^{f(v['exponent_ode'])} |")
     ans += ["", "| gain | L | SGD exponent [95 %] | ODE exponent | 2 inside the interval? |", "|---|---|---|---|---|"]
     for k, g in cand["gains"].items():
-        what = f"{g['numerator']} / {g['denominator']}" if g["denominator"] else f"{g['numerator']} (tied time constant)"
+        what = (f"{g['numerator']} / {g['denominator']}" if isinstance(g["denominator"], str)
+                else f"{g['numerator']} (tied time constant)")
         ans.append(f"| {k}: {what} | {g['Ls'][0]}–{g['Ls'][-1]} | L^{f(g['exponent_sgd'])} [{f(g['low'])}, {f(g['high'])}] | "
                    f"L^{f(g['exponent_ode'])} | {'yes' if g['two_in_interval'] else 'no'} |")
     ans.append("")
