@@ -2,7 +2,6 @@
 summary on hand-made curves whose crossing times are known, and one tiny SGD family end to end."""
 from __future__ import annotations
 
-import copy
 import math
 from pathlib import Path
 

@@ -46,18 +46,13 @@ GAINS = {
 
 
 def problem(target: str, student: str, L: int) -> Problem:
-    """Our Problem for one of the authors' Σh₂ normalisations and a student, with their MSE loss."""
+    """Our Problem for one of the authors' Σh₂ normalisations and a student (ours: untied, tied,
+    attention), with their MSE loss, ReLU feed-forward students and the trace reduction."""
     from .. import authors as api
 
-    kw = {"L": int(L), "loss": "mse", "student": student}
-    t = api.TARGET_NAMES[target]
-    name, scale = (t, 1.0) if isinstance(t, str) else (t[0], t[1](L) if callable(t[1]) else t[1])
-    kw.update(target=name, target_scale=float(scale))
-    if student == "attention":
-        kw["reduction"] = "trace"
-    else:
-        kw["activation"] = "relu"
-    return Problem(**kw)
+    theirs = {ours: name for name, ours in api.STUDENT_NAMES.items()}[student]
+    kw = {"reduction": "trace"} if student == "attention" else {"activation": "relu"}
+    return api.problem(int(L), target, theirs, loss="square", **kw)
 
 
 def check_config(config) -> None:
