@@ -4,10 +4,24 @@
 ``--cores 2``, in a temporary copy of the repository, for the whole session: the workflow
 tests (tests/test_workflow.py) inspect and copy it, and the SLURM test (tests/test_slurm.py)
 compares its own run with it, instead of each running the quick workflow again.
+
+At session start, a /etc/slurm/slurm.conf left by a killed test cluster is removed
+(tests/cluster/slurm.remove_stale_conf): while it exists every Snakemake start waits ~9 s for
+its vanished controller.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
+
+
+def pytest_sessionstart(session):
+    if os.geteuid() == 0:
+        from cluster.slurm import remove_stale_conf
+
+        if remove_stale_conf():
+            print("conftest: removed a stale /etc/slurm/slurm.conf left by a killed test cluster")
 
 
 @pytest.fixture(scope="session")

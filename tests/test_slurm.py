@@ -114,3 +114,23 @@ def test_quick_workflow_through_slurm(slurm_cluster, quick_cores2, tmp_path_fact
 
     assert figure_hashes(workdir) == local["hashes"]
     assert "MANIFEST.sha256" in local["hashes"]
+
+
+def test_stale_test_cluster_conf_is_removed_and_never_restored(tmp_path, monkeypatch):
+    """A slurm.conf our test cluster wrote but never restored (the test was killed) is removed
+    when no SLURM daemon runs, and is not backed up as if it were the machine's own; any other
+    slurm.conf (a real cluster's) is left alone."""
+    import cluster.slurm as slurm
+
+    conf = tmp_path / "slurm.conf"
+    monkeypatch.setattr(slurm, "SLURM_CONF", conf)
+    monkeypatch.setattr(slurm, "_foreign_daemons", lambda: [])
+    conf.write_text(f"{slurm.CONF_MARKER} for a single-node test cluster\nClusterName=x\n")
+    assert slurm.remove_stale_conf() and not conf.exists()
+
+    conf.write_text("ClusterName=site\n")
+    assert not slurm.remove_stale_conf() and conf.read_text() == "ClusterName=site\n"
+
+    conf.write_text(f"{slurm.CONF_MARKER}\n")
+    monkeypatch.setattr(slurm, "_foreign_daemons", lambda: ["123 slurmctld"])
+    assert not slurm.remove_stale_conf() and conf.exists()

@@ -33,8 +33,31 @@ PACKAGES = ("slurmctld", "slurmd", "slurm-client", "munge")
 #: the binaries the packages provide (installed when one is missing)
 BINARIES = ("slurmctld", "slurmd", "sinfo", "sbatch", "squeue", "scancel", "munged", "munge", "unmunge")
 SLURM_CONF = Path("/etc/slurm/slurm.conf")
+CONF_MARKER = "# written by tests/cluster/slurm.py"
 MUNGE_KEY = Path("/etc/munge/munge.key")
 SBIN_PATHS = ("/usr/sbin", "/sbin", "/usr/bin", "/bin")
+
+
+def _is_ours(conf: Path) -> bool:
+    """Whether ``conf`` was written by this module (its first line is our marker)."""
+    try:
+        with open(conf) as f:
+            return f.readline().startswith(CONF_MARKER)
+    except OSError:
+        return False
+
+
+def remove_stale_conf() -> bool:
+    """Remove a slurm.conf left by a test cluster that was killed before :meth:`SlurmCluster.stop`
+    (no SLURM daemon running, first line our marker). Returns whether one was removed.
+
+    Such a file is not harmless: it names a controller that no longer exists, and the SLURM
+    executor plugin runs ``scontrol show config`` whenever Snakemake loads its plugins, which then
+    waits ~9 s for that controller on every Snakemake start (every job of a ``run:`` rule too)."""
+    if SLURM_CONF.exists() and _is_ours(SLURM_CONF) and not _foreign_daemons():
+        SLURM_CONF.unlink()
+        return True
+    return False
 
 
 class ClusterError(RuntimeError):
@@ -237,7 +260,7 @@ class SlurmCluster:
 
     def _write_conf(self) -> None:
         b = self.base
-        conf = f"""# written by tests/cluster/slurm.py for a single-node test cluster; restored at teardown
+        conf = f"""{CONF_MARKER} for a single-node test cluster; restored at teardown
 ClusterName={self.cluster_name}
 SlurmctldHost={self.host}(127.0.0.1)
 SlurmUser=root
@@ -270,7 +293,7 @@ SlurmdTimeout=30
 PartitionName={self.partition} Nodes={self.host} Default=YES MaxTime=INFINITE State=UP
 """
         SLURM_CONF.parent.mkdir(parents=True, exist_ok=True)
-        if SLURM_CONF.exists() and self._backup is None:
+        if SLURM_CONF.exists() and self._backup is None and not _is_ours(SLURM_CONF):
             self._backup = SLURM_CONF.with_name(f"slurm.conf.ssi-backup-{os.getpid()}")
             shutil.copy2(SLURM_CONF, self._backup)
         SLURM_CONF.write_text(conf)

@@ -2,7 +2,7 @@
 # experiment file, a cost forecast, numbers and one figure per experiment under figures/authors/.
 from pathlib import Path
 
-from ssi.experiments import authors
+from ssi.experiments import authors, authors_candidates
 
 R = config["results_dir"]
 F = config["figures_dir"]
@@ -14,7 +14,7 @@ print(authors.forecast_text(authors.forecast_worst_case(config)))
 
 AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
 AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
-AU_CODE = [authors.__file__, str(Path(authors.__file__).parents[1] / "plotting.py")]
+AU_CODE = [authors.__file__, authors_candidates.__file__, str(Path(authors.__file__).parents[1] / "plotting.py")]
 AU_FIGURES = [f"{F}/{name}.{ext}" for name in authors.figure_names(config) for ext in ("pdf", "png")]
 
 
@@ -101,6 +101,30 @@ rule authors_protocols:
 
 
 AU_PROTOCOLS = [f"{R}/authors/protocols.npz"] if "protocols" in config["authors"] else []
+AU_CANDIDATES = [f"{s}.npz" for s in authors_candidates.stems(config).values()]
+
+
+rule authors_candidates_sgd:
+    input:
+        f"{R}/authors/protocols.npz",
+    params:
+        section={k: config["authors"][k] for k in ["candidates", "protocols"] if k in config["authors"]},
+        seed=config["seed"],
+        engine=config["engine"],
+    output:
+        multiext(f"{R}/authors/candidates_{{family}}", ".npz", ".json"),
+    log:
+        f"{R}/logs/authors_candidates_{{family}}.log",
+    wildcard_constraints:
+        family="|".join(authors_candidates.FAMILIES),
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_candidates_sgd.py"
 
 
 rule authors_numbers:
@@ -109,6 +133,7 @@ rule authors_numbers:
         AU_SGD,
         AU_ODE,
         AU_PROTOCOLS,
+        AU_CANDIDATES,
         AU_CODE,
     params:
         section=config["authors"],
@@ -127,6 +152,7 @@ rule authors_plot:
         AU_SGD,
         AU_ODE,
         AU_PROTOCOLS,
+        AU_CANDIDATES,
         AU_CODE,
     params:
         section=config["authors"],
@@ -143,6 +169,6 @@ rule authors_plot:
 
 
 FIGURES += AU_FIGURES
-RESULTS += AU_SGD + AU_ODE + AU_PROTOCOLS
+RESULTS += AU_SGD + AU_ODE + AU_PROTOCOLS + AU_CANDIDATES
 NUMBERS += [f"{F}/numbers/authors.json"]
 RENDERERS["authors"] = lambda out_dir: authors.plot(config, [f"{out_dir}/{Path(p).name}" for p in AU_FIGURES])

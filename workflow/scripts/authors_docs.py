@@ -83,6 +83,27 @@ if prot.is_file():
             f"(ii) untied ReLU on Σh₂ at its best η against the tied ReLU network on (1/√L)Σh₂ at its best η: gain ∝ L^{f(c['exponent'])}.",
             "Best-η escape steps exponents: " + ", ".join(f"{k} L^{f(v['exponent_steps'])} (η ∝ L^{f(v['exponent_lr'])})"
                                                        for k, v in P["best"].items()) + ".", ""]
+cand = numbers.get("candidates")
+if cand:
+    seeds = next(iter(cand["families"].values()))["seeds"]
+    ans += [f"#### The same candidates by SGD ({seeds} seeds per L at each network's ODE-best η, d = {cand['d']}; "
+            "`src/ssi/experiments/authors_candidates.py`)", "",
+            "Steps to 2/√d of the seed-mean overlap; exponents over L with 95 % bootstrap intervals over seeds.", "",
+            "| family | L | best η (ODE) | SGD steps | ODE steps | seeds ≥ 2/√d | SGD exponent [95 %] | ODE exponent |",
+            "|---|---|---|---|---|---|---|---|"]
+    for k, v in cand["families"].items():
+        ans.append(f"| {k} | {v['Ls'][0]}–{v['Ls'][-1]} | {f(v['lr'][0], '.3g')}–{f(v['lr'][-1], '.3g')} | "
+                   f"{f(v['steps_sgd'][0], '.3g')}–{f(v['steps_sgd'][-1], '.3g')} | "
+                   f"{f(v['steps_ode'][0], '.3g')}–{f(v['steps_ode'][-1], '.3g')} | "
+                   f"{f(min(v['share_crossed']), '.0%')}–{f(max(v['share_crossed']), '.0%')} | "
+                   f"L^{f(v['exponent_sgd'])} [{f(v['low'])}, {f(v['high'])}] | L^{f(v['exponent_ode'])} |")
+    ans += ["", "| gain | L | SGD exponent [95 %] | ODE exponent | 2 inside the interval? |", "|---|---|---|---|---|"]
+    for k, g in cand["gains"].items():
+        what = (f"{g['numerator']} / {g['denominator']}" if isinstance(g["denominator"], str)
+                else f"{g['numerator']} (tied time constant)")
+        ans.append(f"| {k}: {what} | {g['Ls'][0]}–{g['Ls'][-1]} | L^{f(g['exponent_sgd'])} [{f(g['low'])}, {f(g['high'])}] | "
+                   f"L^{f(g['exponent_ode'])} | {'yes' if g['two_in_interval'] else 'no'} |")
+    ans.append("")
 
 # yellow region
 y = ex["yellow_region"]["rows"][0]

@@ -1,5 +1,8 @@
 # %% [markdown]
-# # The authors' experiments: cost forecast per job family (ODE steps × cost model), printed before the SGD jobs
+# # The authors' experiments: cost forecast per job family (ODE steps × cost model)
+#
+# Printed and logged once the ODEs are done. The SGD jobs do not wait for it (they do not need
+# the ODE); the worst-case forecast (every run to its T) is printed before any job starts.
 
 # %%
 from ssi.experiments import authors

@@ -19,11 +19,11 @@ import math
 import numpy as np
 
 from ssi.experiments import authors as au
+from ssi.experiments.authors_candidates import problem as prob
 from ssi.experiments.common import ProgressLog, loglog_slope
 from ssi.experiments.tied_untied import best_learning_rate
 from ssi.io import save_result
 from ssi.ode import escape_time
-from ssi.problems import Problem
 
 cfg = snakemake.config  # noqa: F821
 spec = cfg["authors"]["protocols"]
@@ -31,19 +31,6 @@ d, lr0, Ls = int(spec["d"]), float(spec["lr"]), [int(L) for L in spec["Ls"]]
 level = 2 / math.sqrt(d)
 m0 = au.initial_m({"d": d, "init": "overlapped", "ic_overlap": None})
 log = ProgressLog(snakemake.log[0], "authors protocols (ODE)")  # noqa: F821
-api = au._api()
-
-
-def prob(target, student, L):
-    base = {"L": L, "loss": "mse", "student": student}
-    t = api.TARGET_NAMES[target]
-    name, scale = (t, 1.0) if isinstance(t, str) else (t[0], t[1](L) if callable(t[1]) else t[1])
-    base.update(target=name, target_scale=float(scale))
-    if student == "attention":
-        base["reduction"] = "trace"
-    else:
-        base["activation"] = "relu"
-    return Problem(**base)
 
 
 def steps(p, lr):

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..io import atomic_write_text, load_result, save_result
 from ..problems import Problem
-from . import authors_verdicts
+from . import authors_candidates, authors_verdicts
 from .common import ProgressLog, bootstrap_slope, crossing_time, loglog_slope, seed_key
 
 EXPERIMENT = "authors"
@@ -161,6 +161,7 @@ def stems(config, kind: str) -> dict:
 
 def check_config(config) -> None:
     """Checks beyond the schema: every problem builds, η > 0, d large enough; a ValueError names the key."""
+    authors_candidates.check_config(config)
     for name, spec in config[EXPERIMENT]["experiments"].items():
         where = f"config authors.experiments.{name}"
         if spec["target"] == "positional_semantic_model" and "a_squared" not in spec:
@@ -478,12 +479,17 @@ def summarise(config) -> dict:
         fit["ode_gain"] = g
         fit["ode_exponent"] = loglog_slope(fit["Ls"], g)
         out["gains"][f"{untied}/{tied}"] = fit
+    candidates = authors_candidates.summarise(config)
+    if candidates is not None:
+        out["candidates"] = candidates
     return out
 
 
 # --- figures ------------------------------------------------------------------------------------
 def figure_names(config) -> list[str]:
-    return list(config[EXPERIMENT]["experiments"])
+    """One figure per experiment file, plus the C4 protocol candidates when configured."""
+    extra = [authors_candidates.FIGURE] if authors_candidates.stems(config) else []
+    return list(config[EXPERIMENT]["experiments"]) + extra
 
 
 def plot_experiment(config, numbers, name, out_paths) -> None:
@@ -570,7 +576,9 @@ def plot(config, out_paths) -> None:
     _nan(numbers)
     for name in figure_names(config):
         paths = [p for p in out_paths if str(p).rsplit("/", 1)[-1].rsplit(".", 1)[0] == name]
-        if paths:
+        if paths and name == authors_candidates.FIGURE:
+            authors_candidates.plot(config, numbers["candidates"], paths)
+        elif paths:
             plot_experiment(config, numbers, name, paths)
 
 
@@ -596,11 +604,17 @@ def claim_rows(config, numbers) -> list[dict]:
             measured += f"; switch ω {_fmt(e['switch_omega'], '.3f')}, not escaped {_fmt(e['share_not_escaped'], '.0%')}"
         rows.append({"claim": f"{e['claim']} {e['file']}", "paper": e["claim"], "measured": measured,
                      "command": f"snakemake --cores all --configfile config/authors.yaml figures/authors/{name}.png"})
+    cand = numbers.get("candidates")
+    if cand:
+        measured = "; ".join(f"{k} ∝ L^{_fmt(g['exponent_sgd'])} [{_fmt(g['low'])}, {_fmt(g['high'])}] (ODE L^{_fmt(g['exponent_ode'])})"
+                             for k, g in cand["gains"].items())
+        rows.append({"claim": "C4 SIE 2: protocols for a gain ∝ L² (SGD at each network's ODE-best η)", "paper": "C4",
+                     "measured": measured, "command": "snakemake --cores all --configfile config/authors.yaml "
+                                                      f"figures/authors/{authors_candidates.FIGURE}.png"})
     return rows
 
 
-def _fmt(v, spec=".2f"):
-    return "n/a" if v is None or (isinstance(v, float) and not math.isfinite(v)) else format(v, spec)
+_fmt = authors_verdicts._num
 
 
 # --- docs/results/authors.md ----------------------------------------------------------------------

@@ -161,4 +161,18 @@ def readme_rows(config: dict, numbers: dict, default: dict, timing: dict, their_
         theirs = sum(their_hours[n] for n in group)
         ours = sum(timing.get("per_experiment", {}).get(n, math.nan) for n in group)
         rows.append(f"| {files} | {spec['claim']} | **{agrees}**: {why} | {theirs:.{0 if theirs >= 10 else 1}f} h / {_duration(ours)} |")
+    if numbers.get("candidates"):
+        agrees, why = candidates_verdict(numbers["candidates"])
+        rows.append(f"| C4 candidates (SGD, each at its best η) | C4 | **{agrees}**: {why} | — |")
     return rows
+
+
+def candidates_verdict(cand: dict) -> tuple[str, str]:
+    """Does a protocol of the candidates give gain ∝ L²? "yes" when 2 lies in the bootstrap
+    interval of one of them (named), "no" otherwise; the why lists (i) and (ii) with the ODE."""
+    g = cand["gains"]
+    hits = [k for k, v in g.items() if v["two_in_interval"]]
+    labels = {"i_untied_over_attention": "(i) untied/attention", "ii_untied_alone": "(ii) untied alone"}
+    parts = [f"{label} L^{_num(g[k]['exponent_sgd'])} [{_num(g[k]['low'])}, {_num(g[k]['high'])}] "
+             f"(ODE {_num(g[k]['exponent_ode'])})" for k, label in labels.items()]
+    return ("yes" if hits else "no"), (f"L² inside the interval of {', '.join(hits)}; " if hits else "") + "; ".join(parts)

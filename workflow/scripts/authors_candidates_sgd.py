@@ -1,0 +1,12 @@
+# %% [markdown]
+# # The authors' experiments, C4 at SIE 2: SGD of one network family at the ODE's best η for every L
+#
+# Reads results/authors/authors/protocols.npz (best η and ODE steps per L); writes
+# results/authors/authors/candidates_<family>.{npz,json}.
+
+# %%
+from ssi.experiments import authors_candidates
+
+authors_candidates.sgd_family(snakemake.config, snakemake.wildcards.family,  # noqa: F821
+                              snakemake.input[0].removesuffix(".npz"),  # noqa: F821
+                              snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821
