@@ -241,8 +241,11 @@ class CustomTarget:
         use repeated multiplication for integer powers. The compiled gradient is compared
         with the Python one (:meth:`python_gradient`) at the fixed points of :meth:`check`;
         on disagreement the compiled kernels use central differences, with a warning.
+        Runs :meth:`check` first (which compiles g) if the Problem has not.
         """
-        if "jit_complex_step" not in self._state:
+        key = ("jit_complex_step", L)
+        if key not in self._state:
+            self.check(L)                     # compiles g (self.compiled) if not done yet
             ok = False
             jit = self.compiled
             if jit is not None and self.grad is None:
@@ -260,8 +263,8 @@ class CustomTarget:
                     ok = bool(np.all(np.isfinite(compiled)) and np.all(np.abs(compiled - reference) <= 1e-6 * scale))
                 except Exception:             # noqa: BLE001 (numba cannot type g on complex input)
                     ok = False
-            self._state["jit_complex_step"] = ok
-        return self._state["jit_complex_step"]
+            self._state[key] = ok
+        return self._state[key]
 
 
 def as_target(target):
