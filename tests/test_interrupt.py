@@ -10,7 +10,10 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 from ssi import Problem, simulate
+from ssi._interrupt import EXIT_CODE, WORKFLOW_PID
 from ssi.sgd import reduced
 
 #: a stand-in for Snakemake: installs the forwarding, starts a long "job" that does not get
@@ -71,3 +74,57 @@ def test_reduced_engine_runs_in_bounded_chunks(monkeypatch):
     assert max(calls) == 777 and sum(calls) == 3 * 5000
     assert (whole.m == split.m).all() and (whole.e_tokens == split.e_tokens).all()
     assert (whole.crossing == split.crossing).all()
+
+
+
+#: a workflow job deaf to SIGINT (its main thread in a native call that does not return on a
+#: signal: here SIGINT is blocked in the main thread during a sleep, as in an LLVM pass of a
+#: numba compilation); ``import ssi`` installs the watch since SSI_WORKFLOW_PID names another process
+DEAF_JOB = textwrap.dedent("""
+    import signal, time
+    from ssi import _interrupt
+    print(_interrupt._watching, flush=True)
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])      # the watch thread still gets it
+    time.sleep(120)
+    print("slept", flush=True)
+""")
+
+
+def _environment(**extra):
+    env = {k: v for k, v in os.environ.items() if k != WORKFLOW_PID}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    env.update(extra)
+    return env
+
+
+def test_a_job_busy_in_native_code_ends_within_the_grace_period():
+    """A workflow job whose main thread does not get back to the interpreter ends with exit code
+    130 within the grace period (5 s) after SIGINT, not when the native call returns (120 s)."""
+    job = subprocess.Popen([sys.executable, "-c", DEAF_JOB], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, env=_environment(**{WORKFLOW_PID: str(os.getpid())}),
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert job.stdout.readline().strip() == "True"
+        time.sleep(0.2)
+        start = time.monotonic()
+        job.send_signal(signal.SIGINT)
+        out, err = job.communicate(timeout=60)
+        elapsed = time.monotonic() - start
+    finally:
+        if job.poll() is None:
+            job.kill()
+    assert job.returncode == EXIT_CODE, (job.returncode, out, err)
+    assert "slept" not in out and "after SIGINT" in err
+    assert 4.5 < elapsed < 30, f"ended {elapsed:.1f} s after SIGINT (grace 5 s)"
+
+
+@pytest.mark.parametrize("owner", [None, "self"])
+def test_no_watch_outside_the_workflow(owner):
+    """Outside a workflow job (SSI_WORKFLOW_PID unset, or naming this very process: the Snakemake
+    process itself) nothing is installed: importing ssi in a notebook or a script leaves Ctrl-C alone."""
+    code = "import os\n"
+    if owner == "self":
+        code += f"os.environ[{WORKFLOW_PID!r}] = str(os.getpid())\n"
+    code += "import ssi\nfrom ssi import _interrupt\nprint(_interrupt._watching, _interrupt.exit_promptly_in_jobs())\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_environment(), timeout=120)
+    assert out.stdout.split() == ["False", "False"], (out.stdout, out.stderr)

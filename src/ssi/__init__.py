@@ -2,10 +2,15 @@
 
 Public API (README "API"): Problem, simulate, integrate_ode, escape_time, population_loss, sie.
 """
+from ._interrupt import exit_promptly_in_jobs
 from ._jit_cache import package_cache
 
-# every module that defines numba-jitted functions is imported inside this block so that
-# its compiled code is cached under a folder keyed by the package sources (see _jit_cache)
+# in a workflow job only: Ctrl-C ends the job within seconds even inside a numba compilation
+exit_promptly_in_jobs()
+
+# every module that defines numba-jitted functions is imported inside this block (and listed
+# in _jit_cache.JITTED) so that its compiled code is cached under a folder keyed by the sources
+# it can depend on (see _jit_cache)
 with package_cache():
     from . import links  # noqa: F401
     from . import phase  # noqa: F401

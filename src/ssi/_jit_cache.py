@@ -3,14 +3,19 @@
 numba's own cache is keyed by the modification time of the file that defines a
 function, not of the files it calls or inlines: after an edit of
 :mod:`ssi.links`, a kernel in :mod:`ssi.sgd.reduced` would load stale machine
-code. So the cache lives in a folder named after a hash of every source file of
-the package: any edit gives a new folder and a clean compile. The folder is
+code. So the cache lives in a folder named after a hash of the source files that
+compiled code can depend on: the modules that define jitted functions
+(:data:`JITTED`) and every module of the package they import, directly or not
+(read from their ``import`` statements). An edit of one of those gives a new
+folder and a clean compile; an edit elsewhere (experiments, plotting, command
+line, tests) keeps the compiled code, which it cannot change. The folder is
 under ``$SSI_NUMBA_CACHE`` if set, else ``$XDG_CACHE_HOME/ssi-numba`` (default
 ``~/.cache/ssi-numba``); numba's global setting is restored after the
 package's modules are defined.
 """
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import os
@@ -19,12 +24,55 @@ from pathlib import Path
 import numba
 
 _PACKAGE = Path(__file__).resolve().parent
+#: the modules that define numba-jitted functions (imported in ``package_cache``, ssi/__init__.py)
+JITTED = ("ssi.links", "ssi.phase", "ssi.population", "ssi.sgd.reduced")
+
+
+def _module_file(name: str) -> Path | None:
+    path = _PACKAGE.joinpath(*name.split(".")[1:])
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports(path: Path) -> set[str]:
+    """The package's modules that ``path`` imports (absolute or relative ``import`` statements);
+    a package itself only when a name is taken from its ``__init__``."""
+    package = ("ssi", *path.relative_to(_PACKAGE).parent.parts)
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = list(package[:len(package) - node.level + 1]) if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            if module.split(".")[0] != "ssi":
+                continue
+            submodules = {f"{module}.{a.name}" for a in node.names if _module_file(f"{module}.{a.name}")}
+            out |= submodules
+            if len(submodules) < len(node.names):
+                out.add(module)
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.split(".")[0] == "ssi"}
+    return out
+
+
+def source_files() -> list[Path]:
+    """The sources compiled code can depend on: :data:`JITTED`, what they import from the package
+    (transitively), and this file."""
+    seen, todo = {}, list(JITTED)
+    while todo:
+        name = todo.pop()
+        path = _module_file(name)
+        if path is not None and name not in seen:
+            seen[name] = path
+            todo.extend(_imports(path))
+    return sorted({*seen.values(), Path(__file__).resolve()})
 
 
 def source_hash() -> str:
-    """Hash of the package's Python sources (paths and contents)."""
+    """Hash of :func:`source_files` (paths and contents)."""
     digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
+    for path in source_files():
         digest.update(str(path.relative_to(_PACKAGE)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

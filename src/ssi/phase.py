@@ -36,8 +36,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
-from scipy.interpolate import CubicSpline, RectBivariateSpline
-from scipy.optimize import minimize
 
 #: Gauss–Hermite points per axis of the 4-D integral C(e, m) (accuracy: see benchmarks/phase_diagram.py)
 C_POINTS = 33
@@ -169,6 +167,9 @@ class Landscape:
         m2 = np.concatenate([-self.m_nodes[:0:-1], self.m_nodes])
         C = np.concatenate([self.C_nodes[:0:-1], self.C_nodes], axis=0)
         C = np.concatenate([C[:, :0:-1], C], axis=1)
+        # imported here: scipy.interpolate adds ~0.7 s to every `import ssi` (every workflow job)
+        from scipy.interpolate import CubicSpline, RectBivariateSpline
+
         self._C = RectBivariateSpline(m2, e2, C, kx=5, ky=5)
         ef = np.concatenate([-self.e_fine[:0:-1], self.e_fine])
         self._N = CubicSpline(ef, np.concatenate([self.N_fine[:0:-1], self.N_fine]))
@@ -367,6 +368,8 @@ def refine(land: Landscape, a: float, omega: float, r0: float, theta0: float):
         gm = float(land.loss(a, omega, e, m, dm=1))
         return val, np.array([ge * math.cos(th) + gm * math.sin(th),
                               r * (-ge * math.sin(th) + gm * math.cos(th))])
+
+    from scipy.optimize import minimize   # here, not at the top: see Landscape.__post_init__
 
     res = minimize(fun, np.array([r0, theta0]), jac=True, method="L-BFGS-B",
                    bounds=[(0.0, 1.0), (0.0, math.pi / 2)], options={"ftol": 1e-14, "gtol": 1e-10})

@@ -58,7 +58,8 @@ rule report_numbers:
                subcategory="{name}"),
     log:
         f"{R}/logs/report_numbers_{{name}}.log",
-    run:
-        from ssi.experiments.report import write_numbers_table
-
-        write_numbers_table(input[0], output[0], log[0])
+    # a script, not a `run:` block (see rule manifest)
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/report_numbers.py"

@@ -1,0 +1,45 @@
+"""The numba cache folder (src/ssi/_jit_cache.py) is keyed by the sources that compiled code can
+depend on: the modules that define jitted functions and what they import from the package."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ssi import _jit_cache
+
+SRC = Path(_jit_cache.__file__).resolve().parent
+
+
+def _name(path: Path) -> str:
+    return ".".join(("ssi", *path.relative_to(SRC).with_suffix("").parts))
+
+
+def test_every_module_with_jitted_code_in_the_package_cache_is_keyed():
+    """JITTED lists exactly the modules imported inside ``package_cache()`` in ssi/__init__.py, and
+    every module of the package that defines a cached jitted function is one of them, except
+    ssi.experiments.authors_phase (numba's own cache, next to the file; not part of the key)."""
+    init = (SRC / "__init__.py").read_text()
+    block = init.split("with package_cache():", 1)[1].split("\n\n", 1)[0]
+    imported = set()
+    for line in block.splitlines():
+        m = re.match(r"\s*from \.(\w*)\s+import (\w+)", line)
+        if m:
+            imported.add(".".join(p for p in ("ssi", m[1], m[2]) if p))
+    assert imported == set(_jit_cache.JITTED)
+    defining = {_name(p) for p in SRC.rglob("*.py") if re.search(r"@(numba\.)?n?jit\b", p.read_text())}
+    assert defining - set(_jit_cache.JITTED) == {"ssi.experiments.authors_phase"}
+
+
+def test_key_covers_the_imports_of_the_kernels_and_nothing_downstream():
+    """The key's files include each jitted module and the modules they import (problems, links,
+    sgd.common ...), and none of the modules that only use compiled code (experiments, plotting,
+    command line, I/O, the interrupt handling), so that editing those keeps the cache."""
+    names = {_name(p) for p in _jit_cache.source_files()}
+    assert set(_jit_cache.JITTED) | {"ssi.problems", "ssi.sgd.common", "ssi._jit_cache"} <= names
+    for module in ("ssi.cli", "ssi.plotting", "ssi.io", "ssi._interrupt", "ssi.experiments.two_phases", "ssi"):
+        assert module not in names
+    # a module's own imports of the package are all in the key (closure)
+    for path in _jit_cache.source_files():
+        for imported in _jit_cache._imports(path):
+            assert _jit_cache._module_file(imported) in _jit_cache.source_files(), (path, imported)
+    assert _jit_cache.cache_dir().name == _jit_cache.source_hash()

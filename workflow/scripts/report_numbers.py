@@ -1,0 +1,7 @@
+# %% [markdown]
+# # One numbers file as an HTML table, for `snakemake --report`
+
+# %%
+from ssi.experiments.report import write_numbers_table
+
+write_numbers_table(snakemake.input[0], snakemake.output[0], snakemake.log[0])  # noqa: F821
