@@ -15,6 +15,7 @@ import pytest
 
 from ssi import Problem, cli, integrate_ode, population_loss, sie, simulate
 from ssi.custom import CustomTarget, SlowTargetWarning
+from ssi.hermite import sie_report
 
 SQ2 = math.sqrt(2.0)
 SQ24 = math.sqrt(24.0)
@@ -80,6 +81,21 @@ def test_python_copy_gives_the_registry_sie_and_population_loss(name):
                                    rtol=1e-10, atol=1e-12)
         if student == "attention":
             assert sie(cus) == sie(reg)
+
+
+@pytest.mark.parametrize("name", list(COPIES))
+def test_python_copy_gives_the_registry_sie_report_and_ode(name):
+    reg = Problem(L=2, target=name, student="attention", pe="opposite")
+    cus = Problem(L=2, target=_python_copy(name), student="attention", pe="opposite")
+    a, b = sie_report(reg), sie_report(cus)
+    assert (b.order, b.joint_order, b.descends, b.reason) == (a.order, a.joint_order, a.descends, a.reason)
+    assert b.leading.keys() == a.leading.keys()
+    for key, value in a.leading.items():          # the same quadrature: equal to rounding
+        assert b.leading[key] == pytest.approx(value, rel=1e-10)
+    ode = [integrate_ode(p, lr=0.5, m0=0.1, e0=0.05, t_max=2.0) for p in (reg, cus)]
+    np.testing.assert_allclose(ode[1].t, ode[0].t, rtol=1e-8)     # adaptive steps: equal to rounding
+    np.testing.assert_allclose(ode[1].m, ode[0].m, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(ode[1].e, ode[0].e, rtol=1e-8, atol=1e-10)
 
 
 def test_python_copy_feedforward_student():
