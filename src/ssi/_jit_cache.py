@@ -25,7 +25,7 @@ import numba
 
 _PACKAGE = Path(__file__).resolve().parent
 #: the modules that define numba-jitted functions (imported in ``package_cache``, ssi/__init__.py)
-JITTED = ("ssi.links", "ssi.phase", "ssi.population", "ssi.sgd.reduced")
+JITTED = ("ssi.custom", "ssi.links", "ssi.phase", "ssi.population", "ssi.sgd.reduced")
 
 
 def _module_file(name: str) -> Path | None:

@@ -7,11 +7,15 @@
             docs/theory.md, "The ODE");
 ``list``    every registry name with its description (:mod:`ssi.problems`).
 
+``--target`` takes a registry name or ``MODULE:FUNCTION``, a user's target imported with
+importlib (docs/custom_targets.md).
+
 A bad name or value exits with status 2 and a message naming the option and what is allowed.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
 
@@ -51,11 +55,35 @@ def _positive_float(text):
     return value
 
 
+def _target_type(names):
+    """--target: a registry name, or ``module:function`` imported (never evaluated) as a user's target."""
+    def parse(text):
+        if ":" not in text:
+            if text not in names:
+                raise argparse.ArgumentTypeError(
+                    f"target={text!r} is unknown; allowed: {', '.join(repr(n) for n in sorted(names))}, "
+                    "or MODULE:FUNCTION")
+            return text
+        module_name, _, attribute = text.partition(":")
+        try:
+            obj = importlib.import_module(module_name)
+            for part in attribute.split("."):
+                obj = getattr(obj, part)
+        except (ImportError, AttributeError, ValueError) as err:
+            raise argparse.ArgumentTypeError(f"target={text!r}: cannot import {attribute!r} from module "
+                                             f"{module_name!r} ({type(err).__name__}: {err})") from None
+        if not callable(obj):
+            raise argparse.ArgumentTypeError(f"target={text!r} is not a function")
+        return obj
+    return parse
+
+
 def _add_problem_options(parser, registries):
     group = parser.add_argument_group("problem (names: `python -m ssi list`)")
     group.add_argument("--L", type=_positive_int, required=True, help="sequence length (≥ 1)")
-    group.add_argument("--target", required=True, choices=sorted(registries["targets"]), metavar="NAME",
-                       help="target link: " + ", ".join(sorted(registries["targets"])))
+    group.add_argument("--target", required=True, type=_target_type(registries["targets"]), metavar="NAME",
+                       help="target link: " + ", ".join(sorted(registries["targets"]))
+                       + ", or MODULE:FUNCTION, a function g(z) of one sample z (docs/custom_targets.md)")
     group.add_argument("--student", required=True, choices=sorted(registries["students"]), metavar="NAME",
                        help="student: " + ", ".join(sorted(registries["students"])))
     group.add_argument("--pe", default="none", choices=sorted(registries["pe"]), metavar="NAME",
@@ -112,6 +140,8 @@ def _problem(parser, args):
         message = str(err)
         # name the command-line option in the message (Problem's message starts with its parameter)
         option = next((opt for name, opt in _OPTION_OF.items() if message.startswith(f"{name}=")), None)
+        if option is None and message.startswith("target function"):
+            option = "--target"
         if option is None:
             option = next((opt for name, opt in _OPTION_OF.items() if f" {name}=" in message), None)
         parser.error(f"{option}: {message}" if option else message)

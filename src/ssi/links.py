@@ -44,6 +44,7 @@ T_HE4_PLUS_DIFF = 7  # c4 (h_4(z_1) + h_4(z_2)) + c1 (z_1 − z_2); tparams = (c
 T_FIRST_SUM = 8    # s Σ_{l<n} z_l; tparams = (n, s)
 T_STAIRCASE_N = 9  # s Σ_{k≤n} Π_{l≤k} z_l (z_1 + z_1 z_2 + ...); tparams = (n, s)
 T_COMPLETE_STAIRCASE = 10  # s z_1 Π_{l≥2} (1 + z_l); tparams = (s,)
+T_CUSTOM = 11      # a user's function (ssi.custom); tparams = (s,). Only ssi.custom's kernels take it
 
 # --- student link codes -----------------------------------------------------
 S_ATTENTION = 0    # R[softmax_row(q qᵀ)]; sparams = (reduction, left(L), right(L))
@@ -471,9 +472,20 @@ def _half_square_loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats
         # the matched student is (1 − ω) softmax + constant
         _softmax_vjp(q, mats, a, 1.0 if scode == S_ATTENTION else 1.0 - tparams[0])
         return loss
+    return _scalar_loss_and_grad(tcode, tparams, scode, sparams, target_scalar(tcode, tparams, zstar), q, a, mats)
+
+
+@_jit
+def _scalar_loss_and_grad(tcode, tparams, scode, sparams, y, q, a, mats):
+    """ℓ = ½ (f(q) − y)² for a scalar target value y; writes a = ∂ℓ/∂q into ``a`` (zeroed by the caller).
+
+    The target enters only through y, and through (tcode, tparams) for the matched student;
+    :mod:`ssi.custom` compiles copies of this function with a user's target in their place.
+    """
+    L = q.shape[0]
     if scode == S_ATTENTION and L == 2:
-        return _attention2_scalar_loss_and_grad(sparams, target_scalar(tcode, tparams, zstar), q, a)
-    r = student_scalar(scode, sparams, tcode, tparams, q, mats) - target_scalar(tcode, tparams, zstar)
+        return _attention2_scalar_loss_and_grad(sparams, y, q, a)
+    r = student_scalar(scode, sparams, tcode, tparams, q, mats) - y
     if scode == S_ATTENTION:
         trace = int(sparams[0]) == R_TRACE
         for i in range(L):

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
@@ -401,6 +401,18 @@ def _grid_moments(tcode, tparams, scode, sparams, lcode, Z, wz, E, we, product, 
     return out
 
 
+def _python_grid_moments(tcode, tparams, scode, sparams, lcode, Z, wz, E, we, product, m, s, e_tok, *, problem):
+    """:func:`_grid_moments` in numpy, through ``problem.loss_and_grad`` (the Python path of ssi.custom)."""
+    if product:
+        Zp = np.repeat(Z, E.shape[0], axis=0)
+        Ep = np.tile(E, (Z.shape[0], 1))
+        w = np.outer(wz, we).reshape(-1)
+    else:
+        Zp, Ep, w = Z, E, wz
+    zstar, xi = m * Zp + s * Ep, s * Zp - m * Ep
+    return _reduce(problem, zstar, Zp + e_tok, Zp, xi, e_tok[None, :], w, 1)[0]
+
+
 def _axis_points(degree, points):
     """Gauss–Hermite points per axis that integrate a polynomial integrand exactly (None: not polynomial)."""
     return None if degree is None else max(2, points(degree))
@@ -628,12 +640,15 @@ class _Integrator:
         tcode, tparams, scode, sparams = self.problem.codes
         lcode = self.problem.loss_code
         e_tok = np.ascontiguousarray(e_tok, dtype=float)
+        kernels = self.problem.kernels
+        # a user's target that numba cannot compile (ssi.custom): the same sums in numpy
+        grid = partial(_python_grid_moments, problem=self.problem) if kernels is None else kernels.grid_moments
         if self.method == "gh":
-            return _grid_moments(tcode, tparams, scode, sparams, lcode, self.Z, self.wz, self.E, self.we,
-                                 True, m, s, e_tok), None
+            return grid(tcode, tparams, scode, sparams, lcode, self.Z, self.wz, self.E, self.we,
+                        True, m, s, e_tok), None
         per = np.array([
-            _grid_moments(tcode, tparams, scode, sparams, lcode, np.ascontiguousarray(X[:, :L]), self.w,
-                          np.ascontiguousarray(X[:, L:]), self.w, False, m, s, e_tok)
+            grid(tcode, tparams, scode, sparams, lcode, np.ascontiguousarray(X[:, :L]), self.w,
+                 np.ascontiguousarray(X[:, L:]), self.w, False, m, s, e_tok)
             for X in self.points])
         return per.mean(axis=0), per.std(axis=0, ddof=1) / math.sqrt(self.n_rep)
 

@@ -8,11 +8,13 @@ The numerical links behind the names are in :mod:`ssi.links`.
 from __future__ import annotations
 
 import math
+import types
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import links
+from .custom import as_target
 
 # --- registries ----------------------------------------------------------------
 #: targets: name -> (code, parameters, smallest L, description)
@@ -97,6 +99,17 @@ LOSSES: dict[str, tuple[int, str]] = {
 }
 
 
+def _registry_kernels():
+    """The registry's compiled kernels (the ones :mod:`ssi.custom` recompiles for a user's target),
+    looked up at each call (so that a test can monkeypatch them)."""
+    from . import population
+    from .sgd import reduced
+    return types.SimpleNamespace(
+        batch_target=links.batch_target, batch_student=links.batch_student,
+        batch_loss_and_grad=links.batch_loss_and_grad, grid_moments=population._grid_moments,
+        advance_tied=reduced.advance_tied, advance_untied=reduced.advance_untied)
+
+
 def _check_name(parameter: str, value, registry) -> None:
     if value not in registry:
         raise ValueError(f"{parameter}={value!r} is unknown; allowed: {', '.join(sorted(registry))}")
@@ -110,8 +123,10 @@ class Problem:
     ----------
     L : int
         Sequence length (≥ 1).
-    target : str
-        Target link name, a key of :data:`TARGETS`.
+    target : str or callable
+        Target link name, a key of :data:`TARGETS`; or a user's function g(z) of one sample
+        z of shape (L,) returning a real number, or a :class:`ssi.custom.CustomTarget`
+        (docs/custom_targets.md).
     student : str
         Student name, a key of :data:`STUDENTS`.
     pe : str, default "none"
@@ -137,7 +152,7 @@ class Problem:
     """
 
     L: int
-    target: str
+    target: object
     student: str
     pe: str = "none"
     reduction: str | None = None
@@ -154,7 +169,11 @@ class Problem:
         L = self.L
         if not isinstance(L, (int, np.integer)) or isinstance(L, bool) or L < 1:
             raise ValueError(f"L={L!r} is not allowed; L must be an integer ≥ 1")
-        _check_name("target", self.target, TARGETS)
+        custom = not isinstance(self.target, str)
+        if custom:
+            object.__setattr__(self, "target", as_target(self.target))
+        else:
+            _check_name("target", self.target, TARGETS)
         _check_name("student", self.student, STUDENTS)
         _check_name("pe", self.pe, POSITIONAL_ENCODINGS)
         _check_name("loss", self.loss, LOSSES)
@@ -163,7 +182,11 @@ class Problem:
                 or not math.isfinite(scale) or scale == 0):
             raise ValueError(f"target_scale={scale!r} is not allowed; target_scale must be a finite number ≠ 0")
         scale = float(scale)
-        tcode, tdefaults, min_L, _ = TARGETS[self.target]
+        if custom:
+            self.target.check(L)        # ValueError naming the function, SlowTargetWarning if Python only
+            tcode, tdefaults, min_L = links.T_CUSTOM, (), 1
+        else:
+            tcode, tdefaults, min_L, _ = TARGETS[self.target]
         if L < min_L:
             raise ValueError(f"L={L} is too small for target={self.target!r}; it needs L ≥ {min_L}")
         if self.target == "mixture" and L != 2:
@@ -256,6 +279,17 @@ class Problem:
         return LOSSES[self.loss][0]
 
     @property
+    def kernels(self):
+        """The compiled kernels of this problem's target (namespace), or None for a user's target
+        that numba cannot compile (the Python path of :mod:`ssi.custom`)."""
+        if self._codes[0] != links.T_CUSTOM:
+            return _registry_kernels()
+        if self.target.compiled is None:
+            return None
+        from .custom import compiled_kernels
+        return compiled_kernels(self.target, self.L, self._codes[2] == links.S_MATCHED)
+
+    @property
     def codes(self):
         """(target code, target params, student code, student params) for :mod:`ssi.links`."""
         return self._codes
@@ -282,14 +316,23 @@ class Problem:
         """g(z*) for samples z* of shape (n, L): shape (n,) or (n, L, L)."""
         z = np.ascontiguousarray(zstar, dtype=float)
         tcode, tparams, _, _ = self._codes
-        out = links.batch_target(tcode, tparams, z, self.n_out)
+        kernels = self.kernels
+        if kernels is None:
+            return self.target_scale * self.target.python_values(z)
+        out = kernels.batch_target(tcode, tparams, z, self.n_out)
+        if tcode == links.T_CUSTOM and not np.all(np.isfinite(out)):
+            self.target.python_values(z[~np.isfinite(out[:, 0])])      # raises, naming the function
         return self._shape_output(out)
 
     def student_value(self, q) -> np.ndarray:
         """f(q) for pre-activations q of shape (n, L): shape (n,) or (n, L, L)."""
         q = np.ascontiguousarray(q, dtype=float)
         tcode, tparams, scode, sparams = self._codes
-        out = links.batch_student(scode, sparams, tcode, tparams, q, self.n_out)
+        kernels = self.kernels
+        if kernels is None:
+            from .custom import python_student
+            return self._shape_output(python_student(self, q))
+        out = kernels.batch_student(scode, sparams, tcode, tparams, q, self.n_out)
         return self._shape_output(out)
 
     def loss_and_grad(self, zstar, q):
@@ -305,7 +348,11 @@ class Problem:
         if z.shape != q.shape or z.ndim != 2 or z.shape[1] != self.L:
             raise ValueError(f"zstar and q must both have shape (n, {self.L}); got {z.shape} and {q.shape}")
         tcode, tparams, scode, sparams = self._codes
-        return links.batch_loss_and_grad(tcode, tparams, scode, sparams, z, q, self.loss_code)
+        kernels = self.kernels
+        if kernels is None:
+            from .custom import python_loss_and_grad
+            return python_loss_and_grad(self, z, q)
+        return kernels.batch_loss_and_grad(tcode, tparams, scode, sparams, z, q, self.loss_code)
 
     def _shape_output(self, out):
         if self.n_out == 1:

@@ -209,6 +209,9 @@ class ReducedEngine:
     """Runs replicates of the reduced simulator block by block (between records)."""
 
     def __init__(self, problem, d, lr, rngs, m0, e_tokens, threshold, threads=1, init=None):
+        if problem.kernels is None:
+            raise ValueError(f"engine='reduced' needs a numba-compilable target; target function "
+                             f"{problem.target.name!r} is not: use engine='explicit' (see docs/custom_targets.md)")
         self.problem, self.d, self.lr, self.rngs = problem, d, lr, rngs
         self.states = np.array([initial_state(problem, d, rng, m0, e_tokens, init) for rng in rngs])
         self.crossing = np.full((len(rngs), 1), -1, dtype=np.int64)
@@ -236,6 +239,8 @@ class ReducedEngine:
         tcode, tparams, scode, sparams = self.problem.codes
         lcode = self.problem.loss_code
         d = float(self.d)
+        kernels = self.problem.kernels          # the registry's, or those of a user's target (ssi.custom)
+        advance_tied, advance_untied = kernels.advance_tied, kernels.advance_untied
         for i in indices:
             for start in range(0, n_steps, CHUNK_STEPS):
                 n = min(CHUNK_STEPS, n_steps - start)

@@ -1,0 +1,443 @@
+"""Bring your own target: a user's function g: ℝ^L → ℝ in place of a registry target.
+
+``Problem(L=2, target=my_g, student="attention", pe="opposite")`` works with ``sie``,
+``sie_report``, ``population_loss``, ``integrate_ode`` and ``simulate`` (both engines);
+docs/custom_targets.md has a worked example. ``g`` takes one sample, the L teacher
+pre-activations ``z*`` as a 1-D float array, and returns a real number (docs/theory.md,
+"Model and conventions": ``y = g(z*)``). It is checked on a few fixed points when the
+``Problem`` is built: a function that raises, returns NaN/inf or a non-scalar gives a
+``ValueError`` naming it.
+
+How the function reaches the compiled kernels
+---------------------------------------------
+Every simulator and quadrature kernel calls the target through two small inlined
+functions of :mod:`ssi.links`, ``target_scalar`` (the value) and ``target_scalar_vjp``
+(its gradient, needed by the "matched" student only). For a user's function, this
+module compiles fresh copies of the kernels (the same Python source, its globals
+rebound so that these two names call the user's function, :func:`_rebind`) with numba:
+the user's ``g`` is inlined into the hot loop exactly as a registry target, so the
+speed is the registry's (benchmarks/custom_targets.py) and the registry kernels
+themselves are untouched. No string is evaluated. The copies are compiled once per
+process and target (not cached on disk: numba's cache is keyed by source file, which
+the registry kernels already use); the first call costs a compile of some seconds.
+
+The gradient ∂g/∂z (the matched student) is, in this order: the ``grad`` the user gives
+(``grad(z)`` returns the L partial derivatives); else the complex-step derivative
+``Im g(z + i h e_l)/h`` with h = 1e-20 computed from the same function (numba and
+numpy compile/evaluate ``g`` for complex input too), exact to rounding for any ``g``
+built from analytic operations, written into the kernel's scratch (no allocation per
+step); else (``g`` uses abs, max, comparisons, …, or a complex power ``z**n``, n ≠ 2,
+which numba computes by exp/log: :meth:`CustomTarget.complex_step_works`) central
+differences, with a warning about their accuracy. An automatic-differentiation
+library was not used: the ones on PyPI (autograd, jax, …) trace Python objects and
+cannot run inside numba's nopython kernels, so they would force every step of the
+simulators back into Python.
+
+A function numba cannot compile still works, in Python, through the theory side
+(``sie``, ``population_loss``, ``integrate_ode``) and the explicit engine, with a
+:class:`SlowTargetWarning`; the reduced engine needs a compiled target and refuses it.
+``vectorized=True`` declares that ``g`` takes an (n, L) array and returns (n,) values
+(plain numpy is fine there): it runs on the Python path.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import types
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import numba
+from numba import njit
+
+from . import links
+
+#: step of the complex-step derivative (no subtraction: any tiny step is exact to rounding)
+COMPLEX_STEP = 1e-20
+
+
+class SlowTargetWarning(UserWarning):
+    """A user's target runs in Python (numba could not compile it): much slower than the kernels."""
+
+
+def _name_of(fun) -> str:
+    py = getattr(fun, "py_func", fun)
+    module = getattr(py, "__module__", None)
+    name = getattr(py, "__qualname__", None) or getattr(py, "__name__", None) or repr(py)
+    return f"{module}:{name}" if module and module != "__main__" else name
+
+
+@dataclass(frozen=True, eq=False)
+class CustomTarget:
+    """A user's scalar target link g: ℝ^L → ℝ (see the module docstring).
+
+    Parameters
+    ----------
+    fun : callable
+        ``fun(z)`` for one sample z of shape (L,), returning a real number; a numba
+        ``@njit`` function is used as is, a plain function is compiled with numba when it can be.
+    grad : callable, optional
+        ``grad(z)`` returning the L partial derivatives ∂g/∂z_l (matched student only);
+        default: complex step, else central differences.
+    name : str, optional
+        Name in messages and reprs (default ``module:function``).
+    vectorized : bool, default False
+        ``fun`` takes an (n, L) array and returns (n,) values (Python path only).
+
+    Two CustomTargets are equal when they wrap the same function objects.
+    """
+
+    fun: object
+    grad: object = None
+    name: str | None = None
+    vectorized: bool = False
+    _state: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        if not callable(self.fun):
+            raise ValueError(f"target={self.fun!r} is not allowed; allowed: a registry name or a function of z")
+        if self.grad is not None and not callable(self.grad):
+            raise ValueError(f"grad={self.grad!r} is not allowed; allowed: None or a function of z")
+        if self.name is None:
+            object.__setattr__(self, "name", _name_of(self.fun))
+
+    def __eq__(self, other):
+        return (isinstance(other, CustomTarget) and self.fun is other.fun and self.grad is other.grad
+                and self.vectorized == other.vectorized)
+
+    def __hash__(self):
+        return hash((id(self.fun), id(self.grad), self.vectorized))
+
+    def __repr__(self):
+        return f"CustomTarget({self.name!r})"
+
+    # --- checks -----------------------------------------------------------------------
+    def _fail(self, what, z, err=None):
+        where = f" at z = {np.array2string(np.asarray(z), precision=3)}" if z is not None else ""
+        raise ValueError(f"target function {self.name!r} {what}{where}; it must map an array z of "
+                         "shape (L,) to a finite real number") from err
+
+    def python_values(self, z) -> np.ndarray:
+        """g on every row of z (n, L) in Python, checked: shape (n,)."""
+        z = np.asarray(z, dtype=float)
+        if self.vectorized:
+            try:
+                out = np.asarray(self.fun(z.copy()))
+            except Exception as err:          # noqa: BLE001 (any error of the user's code)
+                self._fail(f"raised {type(err).__name__}: {err}", None, err)
+            if out.shape not in ((z.shape[0],), (z.shape[0], 1)) or not np.issubdtype(out.dtype, np.number) \
+                    or np.iscomplexobj(out):
+                self._fail(f"returned shape {out.shape} ({out.dtype}) for an input of shape {z.shape}; "
+                           f"vectorized=True expects ({z.shape[0]},)", None)
+            out = out.reshape(-1).astype(float)
+        else:
+            out = np.empty(z.shape[0])
+            fun = getattr(self.fun, "py_func", self.fun)
+            for i, row in enumerate(z):
+                out[i] = self._scalar(fun, row)
+        bad = ~np.isfinite(out)
+        if np.any(bad):
+            self._fail(f"returned {out[bad][0]}", z[np.argmax(bad)])
+        return out
+
+    def _scalar(self, fun, row):
+        try:
+            v = fun(row.copy())
+        except Exception as err:              # noqa: BLE001
+            self._fail(f"raised {type(err).__name__}: {err}", row, err)
+        arr = np.asarray(v)
+        if arr.shape != () or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
+            self._fail(f"returned {type(v).__name__} of shape {arr.shape}", row)
+        return float(arr)
+
+    def check(self, L: int) -> None:
+        """Evaluate g at fixed points of ℝ^L (ValueError naming it), then try to compile it with numba."""
+        key = ("checked", L)
+        if key in self._state:
+            return
+        points = np.concatenate([np.zeros((1, L)), np.ones((1, L)),
+                                 np.random.default_rng(0).standard_normal((4, L)) * 2.0])
+        values = self.python_values(points)
+        if self.grad is not None:
+            for z in points[:2]:
+                gz = np.asarray(self.grad(z.copy()), dtype=float)
+                if gz.shape != (L,) or not np.all(np.isfinite(gz)):
+                    raise ValueError(f"grad of target function {self.name!r} returned {gz!r} at z = {z}; "
+                                     f"it must return {L} finite partial derivatives")
+        if "jit" not in self._state:
+            self._state["jit"] = self._compile(points, values)
+        self._state[key] = True
+
+    def _compile(self, points, values):
+        """The numba dispatcher of g, or None (with a SlowTargetWarning) when numba cannot compile it."""
+        if self.vectorized:
+            warnings.warn(f"target function {self.name!r} is vectorized: it runs in Python (theory side and "
+                          "explicit engine only, much slower than the compiled kernels; the reduced engine "
+                          "needs a per-sample numba-compilable function)", SlowTargetWarning, stacklevel=4)
+            return None
+        jit = self.fun if isinstance(self.fun, numba.core.registry.CPUDispatcher) else njit(self.fun)
+        try:
+            compiled = np.array([jit(np.ascontiguousarray(z)) for z in points], dtype=float)
+        except Exception as err:              # noqa: BLE001 (numba's typing errors and the user's)
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            warnings.warn(f"target function {self.name!r} is not numba-compilable ({type(err).__name__}: "
+                          f"{first}): it runs in Python through the theory side and the explicit engine, "
+                          "10-1000x slower than the compiled kernels; engine='reduced' is unavailable",
+                          SlowTargetWarning, stacklevel=4)
+            return None
+        if not np.allclose(compiled, values, rtol=1e-12, atol=1e-12):
+            raise ValueError(f"target function {self.name!r} gives different values compiled by numba "
+                             f"({compiled}) and in Python ({values})")
+        return jit
+
+    @property
+    def compiled(self):
+        """The numba dispatcher of g (None: Python only). Call :meth:`check` first."""
+        return self._state.get("jit")
+
+    # --- gradient in Python -----------------------------------------------------------
+    def python_gradient(self, z) -> np.ndarray:
+        """∂g/∂z on every row of z (n, L) in Python: user's grad, complex step or central differences."""
+        z = np.asarray(z, dtype=float)
+        n, L = z.shape
+        if self.grad is not None:
+            return np.array([np.asarray(self.grad(row.copy()), dtype=float) for row in z]).reshape(n, L)
+        out = np.empty((n, L))
+        if self._state.get("complex_step", True):
+            try:
+                for l in range(L):
+                    zc = z.astype(complex)
+                    zc[:, l] += 1j * COMPLEX_STEP
+                    out[:, l] = self._complex_values(zc).imag / COMPLEX_STEP
+                if np.all(np.isfinite(out)):
+                    return out
+            except Exception:                 # noqa: BLE001 (not complex-differentiable)
+                pass
+            self._state["complex_step"] = False
+            warnings.warn(f"target function {self.name!r} does not take complex input: its gradient "
+                          "(matched student) uses central differences (relative accuracy ~1e-8); "
+                          "pass grad= for an exact one", SlowTargetWarning, stacklevel=3)
+        for l in range(L):
+            h = 1e-6 * (1.0 + np.abs(z[:, l]))
+            up, down = z.copy(), z.copy()
+            up[:, l] += h
+            down[:, l] -= h
+            out[:, l] = (self.python_values(up) - self.python_values(down)) / (2 * h)
+        return out
+
+    def _complex_values(self, zc):
+        if self.vectorized:
+            return np.asarray(self.fun(zc), dtype=complex).reshape(-1)
+        fun = getattr(self.fun, "py_func", self.fun)
+        return np.array([complex(fun(row.copy())) for row in zc])
+
+    def complex_step_works(self, L: int) -> bool:
+        """Whether the compiled g's complex-step gradient is finite and agrees with the one in Python.
+
+        numba evaluates ``z ** n`` on complex numbers (n ≠ 2) by the general complex power
+        (exp and log), which loses the tiny imaginary step where Re z < 0: the compiled
+        complex step is then wrong (it is exact with products, z*z*z*z); numpy and Python
+        use repeated multiplication for integer powers. The compiled gradient is compared
+        with the Python one (:meth:`python_gradient`) at the fixed points of :meth:`check`;
+        on disagreement the compiled kernels use central differences, with a warning.
+        Runs :meth:`check` first (which compiles g) if the Problem has not.
+        """
+        key = ("jit_complex_step", L)
+        if key not in self._state:
+            self.check(L)                     # compiles g (self.compiled) if not done yet
+            ok = False
+            jit = self.compiled
+            if jit is not None and self.grad is None:
+                points = np.concatenate([np.zeros((1, L)), np.ones((1, L)), -np.ones((1, L)),
+                                         np.random.default_rng(0).standard_normal((4, L)) * 2.0])
+                try:
+                    compiled = np.empty(points.shape)
+                    for i, z in enumerate(points):
+                        for l in range(L):
+                            zc = z.astype(complex)
+                            zc[l] += 1j * COMPLEX_STEP
+                            compiled[i, l] = complex(jit(zc)).imag / COMPLEX_STEP
+                    reference = self.python_gradient(points)
+                    scale = np.maximum(1.0, np.abs(reference))
+                    ok = bool(np.all(np.isfinite(compiled)) and np.all(np.abs(compiled - reference) <= 1e-6 * scale))
+                except Exception:             # noqa: BLE001 (numba cannot type g on complex input)
+                    ok = False
+            self._state[key] = ok
+        return self._state[key]
+
+
+def as_target(target):
+    """A CustomTarget from a function (or a CustomTarget, returned as is)."""
+    return target if isinstance(target, CustomTarget) else CustomTarget(target)
+
+
+# --- compiled kernels ---------------------------------------------------------------------
+def _rebind(dispatcher, **replacements):
+    """A fresh numba function with the Python source of ``dispatcher`` and some globals replaced.
+
+    Same options (inline, nogil) except the on-disk cache; the registry function is untouched.
+    """
+    py = dispatcher.py_func
+    scope = dict(py.__globals__)
+    scope.update(replacements)
+    fun = types.FunctionType(py.__code__, scope, py.__name__, py.__defaults__, py.__closure__)
+    fun.__kwdefaults__ = py.__kwdefaults__
+    fun.__doc__ = py.__doc__
+    options = {k: v for k, v in dispatcher.targetoptions.items() if k not in ("cache", "nopython")}
+    return njit(**options)(fun)
+
+
+@njit(inline="always")
+def _no_matched_vjp(tparams, z, c, out, mats):
+    raise AssertionError("ssi.custom: kernels compiled without the matched student's gradient")
+
+
+def _target_functions(spec: CustomTarget, L: int, matched: bool):
+    """Inlined value (signature of links.target_scalar) and vjp(tparams, z, c, out, mats).
+
+    ``vjp`` writes out = c ∂g/∂z without allocating: its complex (complex step) or real
+    (central differences) copy of z lives in the kernel's scratch ``mats`` (links.scratch,
+    4 L² floats), which the matched student does not otherwise use.
+    """
+    g = spec.compiled
+    grad = spec.grad
+    if not matched:
+        vjp = _no_matched_vjp
+    elif grad is not None:
+        grad = grad if isinstance(grad, numba.core.registry.CPUDispatcher) else njit(grad)
+
+        @njit(inline="always")
+        def vjp(tparams, z, c, out, mats):
+            d = grad(z)                       # the user's function: allocates if it returns a new array
+            for l in range(z.shape[0]):
+                out[l] = c * tparams[0] * d[l]
+    elif spec.complex_step_works(L):
+        @njit(inline="always")
+        def vjp(tparams, z, c, out, mats):
+            n = z.shape[0]
+            zc = mats.reshape(mats.size).view(np.complex128)[:n]      # 2 L² ≥ L complex slots
+            for l in range(n):
+                zc[l] = z[l]
+            for l in range(n):
+                zc[l] = complex(z[l], COMPLEX_STEP)
+                out[l] = c * tparams[0] * g(zc).imag / COMPLEX_STEP
+                zc[l] = z[l]
+    else:
+        @njit(inline="always")
+        def vjp(tparams, z, c, out, mats):
+            n = z.shape[0]
+            zh = mats.reshape(mats.size)[:n]
+            for l in range(n):
+                zh[l] = z[l]
+            for l in range(n):
+                h = 1e-6 * (1.0 + abs(z[l]))
+                zh[l] = z[l] + h
+                up = g(zh)
+                zh[l] = z[l] - h
+                down = g(zh)
+                zh[l] = z[l]
+                out[l] = c * tparams[0] * (up - down) / (2.0 * h)
+
+    @njit(inline="always")
+    def value(tcode, tparams, z):
+        return tparams[0] * g(z)
+
+    return value, vjp
+
+
+@njit(inline="always")
+def _unreachable_vjp(tcode, tparams, z, c, grad):
+    """Stand-in for links.target_scalar_vjp in ssi.custom's kernels: the matched student is handled
+    before (compiled_kernels' half_square), so this branch never runs."""
+    raise AssertionError("ssi.custom: the matched student's gradient is computed in half_square")
+
+
+@functools.lru_cache(maxsize=32)
+def compiled_kernels(spec: CustomTarget, L: int, matched: bool = True):
+    """The package's kernels with ``spec``'s function as the target (namespace of dispatchers).
+
+    ``matched=False``: for the other students, which never need ∂g/∂z (not compiled then).
+    """
+    from . import population
+    from .sgd import reduced
+
+    if spec.compiled is None:
+        raise ValueError(f"target function {spec.name!r} is not numba-compilable: no compiled kernels")
+    if matched and spec.grad is None and not spec.complex_step_works(L):
+        warnings.warn(f"target function {spec.name!r}: numba's complex-step gradient is not exact for it "
+                      "(no complex input, or a power z**n with n != 2, which numba evaluates by exp/log: "
+                      "write it as a product); the compiled matched student uses central differences "
+                      "(relative accuracy ~1e-8); pass grad= for an exact gradient", SlowTargetWarning,
+                      stacklevel=3)
+    value, vjp = _target_functions(spec, L, matched)
+    student = _rebind(links.student_scalar, target_scalar=value)
+    scalar = _rebind(links._scalar_loss_and_grad, student_scalar=student, target_scalar_vjp=_unreachable_vjp)
+    s_matched = links.S_MATCHED
+
+    @njit(inline="always")
+    def half_square(tcode, tparams, scode, sparams, zstar, q, a, mats):
+        y = value(tcode, tparams, zstar)
+        if scode == s_matched:        # links._scalar_loss_and_grad's matched branch, with scratch for the vjp
+            r = value(tcode, tparams, q) - y
+            vjp(tparams, q, r, a, mats)
+            return 0.5 * r * r
+        for l in range(q.shape[0]):
+            a[l] = 0.0
+        return scalar(tcode, tparams, scode, sparams, y, q, a, mats)
+
+    loss_and_grad = _rebind(links.loss_and_grad, _half_square_loss_and_grad=half_square)
+    # population._grid_moments reaches the kernel as links.loss_and_grad: a stand-in module
+    links_view = types.ModuleType("ssi.links (custom target)")
+    links_view.loss_and_grad = loss_and_grad
+    return types.SimpleNamespace(
+        batch_target=_rebind(links.batch_target, target_scalar=value),
+        batch_student=_rebind(links.batch_student, student_scalar=student),
+        batch_loss_and_grad=_rebind(links.batch_loss_and_grad, loss_and_grad=loss_and_grad),
+        grid_moments=_rebind(population._grid_moments, links=links_view),
+        advance_tied=_rebind(reduced.advance_tied, loss_and_grad=loss_and_grad),
+        advance_untied=_rebind(reduced.advance_untied, loss_and_grad=loss_and_grad),
+    )
+
+
+# --- the Python path (a target numba cannot compile) --------------------------------------
+@njit(cache=True)
+def batch_loss_and_grad_given_y(scode, sparams, y, q, lcode):
+    """Loss (n,) and a = ∂ℓ/∂q (n, L) of a non-matched student for given target values y (n,)."""
+    n, L = q.shape
+    loss = np.empty(n)
+    a = np.zeros((n, L))
+    mats = np.zeros((4, L, L))
+    dummy = np.ones(1)
+    for i in range(n):
+        half = links._scalar_loss_and_grad(links.T_LINEAR, dummy, scode, sparams, y[i], q[i], a[i], mats)
+        loss[i] = half if lcode == links.LOSS_HALF_SQUARE else links._other_loss(lcode, half, a[i], 1)
+    return loss, a
+
+
+def python_loss_and_grad(problem, zstar, q):
+    """Problem.loss_and_grad for a target on the Python path."""
+    spec = problem.target
+    scale = problem.target_scale
+    y = scale * spec.python_values(zstar)
+    _, _, scode, sparams = problem.codes
+    if scode != links.S_MATCHED:
+        return batch_loss_and_grad_given_y(scode, sparams, y, q, problem.loss_code)
+    r = scale * spec.python_values(q) - y
+    a = (r * scale)[:, None] * spec.python_gradient(q)
+    half = 0.5 * r * r
+    if problem.loss == "mse":
+        return 2.0 * half, 2.0 * a
+    if problem.loss == "frobenius":
+        norm = np.abs(r)
+        inverse = np.divide(1.0, norm, out=np.zeros_like(norm), where=norm > 0)
+        return norm, a * inverse[:, None]
+    return half, a
+
+
+def python_student(problem, q):
+    """Problem.student_value for a target on the Python path (shape (n, 1))."""
+    _, _, scode, sparams = problem.codes
+    if scode == links.S_MATCHED:
+        return (problem.target_scale * problem.target.python_values(q))[:, None]
+    return links.batch_student(scode, sparams, links.T_LINEAR, np.ones(1), q, 1)
