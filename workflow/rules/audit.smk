@@ -14,8 +14,6 @@ rule manifest:
         f"{F}/MANIFEST.sha256",
     log:
         f"{R}/logs/manifest.log",
-    params:
-        figures_dir=F,
     # a script, not a `run:` block: Snakemake runs a `run:` job in a new Snakemake process that
     # parses the whole workflow again (~5 s); a script starts in ~2 s
     conda:
