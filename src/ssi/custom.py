@@ -333,6 +333,7 @@ class CustomActivation:
     def _value(self, fun, h, what="activation function"):
         """fun(h) in Python, checked: a finite real number, else ValueError naming the function."""
         label = f"{what} {self.name!r}"
+        h = float(h)
         try:
             v = fun(float(h))
         except Exception as err:              # noqa: BLE001 (any error of the user's code)
@@ -361,9 +362,9 @@ class CustomActivation:
         jit = self._compile(self.fun, points, values, "activation function")
         if self.derivative is not None:
             dfun = getattr(self.derivative, "py_func", self.derivative)
-            dvalues = np.array([self._value(dfun, x, "derivative of activation function") for x in points])
-            self._state["derivative"] = self._compile(self.derivative, points, dvalues,
-                                                      "derivative of activation function")
+            what = f"derivative {_name_of(self.derivative)!r} of activation function"
+            dvalues = np.array([self._value(dfun, x, what) for x in points])
+            self._state["derivative"] = self._compile(self.derivative, points, dvalues, what)
             method = "user"
         elif self._complex_step_works(jit, points, values):
             method = "complex step"
