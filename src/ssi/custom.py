@@ -38,6 +38,15 @@ A function numba cannot compile still works, in Python, through the theory side
 :class:`SlowTargetWarning`; the reduced engine needs a compiled target and refuses it.
 ``vectorized=True`` declares that ``g`` takes an (n, L) array and returns (n,) values
 (plain numpy is fine there): it runs on the Python path.
+
+Bring your own activation
+-------------------------
+``Problem(L=2, target=..., student="tied" or "untied", activation=sigma)`` with a function
+σ(h) of one real number (:class:`CustomActivation`): the same mechanism, the globals
+``_activation`` and ``_activation_derivative`` of :mod:`ssi.links` rebound in the same fresh
+copies of the kernels (:func:`compiled_kernels`, which also combines a user's target and a
+user's activation). σ must be numba-compilable (no Python path); σ' is the user's
+``derivative``, else the complex step, else central differences (with a warning).
 """
 from __future__ import annotations
 
