@@ -38,6 +38,15 @@ A function numba cannot compile still works, in Python, through the theory side
 :class:`SlowTargetWarning`; the reduced engine needs a compiled target and refuses it.
 ``vectorized=True`` declares that ``g`` takes an (n, L) array and returns (n,) values
 (plain numpy is fine there): it runs on the Python path.
+
+Bring your own activation
+-------------------------
+``Problem(L=2, target=..., student="tied" or "untied", activation=sigma)`` with a function
+σ(h) of one real number (:class:`CustomActivation`): the same mechanism, the globals
+``_activation`` and ``_activation_derivative`` of :mod:`ssi.links` rebound in the same fresh
+copies of the kernels (:func:`compiled_kernels`, which also combines a user's target and a
+user's activation). σ must be numba-compilable (no Python path); σ' is the user's
+``derivative``, else the complex step, else central differences (with a warning).
 """
 from __future__ import annotations
 
@@ -66,6 +75,16 @@ def _name_of(fun) -> str:
     module = getattr(py, "__module__", None)
     name = getattr(py, "__qualname__", None) or getattr(py, "__name__", None) or repr(py)
     return f"{module}:{name}" if module and module != "__main__" else name
+
+
+def _jit_of(fun):
+    """``fun`` itself when it is a numba dispatcher (``@njit``), else ``njit(fun)`` (compiled on first call)."""
+    return fun if isinstance(fun, numba.core.registry.CPUDispatcher) else njit(fun)
+
+
+def _first_line(err) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,11 +195,11 @@ class CustomTarget:
                           "explicit engine only, much slower than the compiled kernels; the reduced engine "
                           "needs a per-sample numba-compilable function)", SlowTargetWarning, stacklevel=4)
             return None
-        jit = self.fun if isinstance(self.fun, numba.core.registry.CPUDispatcher) else njit(self.fun)
+        jit = _jit_of(self.fun)
         try:
             compiled = np.array([jit(np.ascontiguousarray(z)) for z in points], dtype=float)
         except Exception as err:              # noqa: BLE001 (numba's typing errors and the user's)
-            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            first = _first_line(err)
             warnings.warn(f"target function {self.name!r} is not numba-compilable ({type(err).__name__}: "
                           f"{first}): it runs in Python through the theory side and the explicit engine, "
                           "10-1000x slower than the compiled kernels; engine='reduced' is unavailable",
@@ -272,6 +291,177 @@ def as_target(target):
     return target if isinstance(target, CustomTarget) else CustomTarget(target)
 
 
+# --- a user's feed-forward activation ------------------------------------------------------
+#: pre-activations at which a user's activation (and its derivative) is checked when the Problem is built
+ACTIVATION_CHECK_POINTS = (0.0, 1.0, -1.0, 0.5, -0.3, 2.5, -3.7, 8.0, -12.0)
+
+
+@dataclass(frozen=True, eq=False)
+class CustomActivation:
+    """A user's feed-forward activation σ: ℝ → ℝ ("tied" and "untied" students).
+
+    Parameters
+    ----------
+    fun : callable
+        ``fun(h)`` for one real pre-activation h, returning a real number; compiled with
+        numba (an ``@njit`` function is used as is). Unlike a target there is no Python
+        path: a function numba cannot compile is refused (ValueError naming it).
+    derivative : callable, optional
+        ``derivative(h)`` = σ'(h), used as given (not compared with σ). Default: the
+        complex-step derivative ``Im σ(h + i·1e-20)/1e-20`` of ``fun`` compiled for complex
+        input, when it agrees with central differences at the check points; else central
+        differences ``(σ(h + δ) − σ(h − δ))/2δ``, δ = 1e-6 (1 + |h|), with a warning.
+    name : str, optional
+        Name in messages and reprs (default ``module:function``).
+
+    Two CustomActivations are equal when they wrap the same function objects.
+    """
+
+    fun: object
+    derivative: object = None
+    name: str | None = None
+    _state: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        if not callable(self.fun):
+            raise ValueError(f"activation={self.fun!r} is not allowed; allowed: a registry name or a function of h")
+        if self.derivative is not None and not callable(self.derivative):
+            raise ValueError(f"derivative={self.derivative!r} is not allowed; allowed: None or a function of h")
+        if self.name is None:
+            object.__setattr__(self, "name", _name_of(self.fun))
+
+    def __eq__(self, other):
+        return isinstance(other, CustomActivation) and self.fun is other.fun and self.derivative is other.derivative
+
+    def __hash__(self):
+        return hash((id(self.fun), id(self.derivative)))
+
+    def __repr__(self):
+        return f"CustomActivation({self.name!r})"
+
+    def _value(self, fun, h, what="activation function"):
+        """fun(h) in Python, checked: a finite real number, else ValueError naming the function."""
+        label = f"{what} {self.name!r}"
+        h = float(h)
+        try:
+            v = fun(float(h))
+        except Exception as err:              # noqa: BLE001 (any error of the user's code)
+            raise ValueError(f"{label} raised {type(err).__name__}: {err} at h = {h!r}; it must map a "
+                             "real number h to a finite real number") from err
+        arr = np.asarray(v)
+        if arr.shape != () or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
+            raise ValueError(f"{label} returned {type(v).__name__} of shape {arr.shape} at h = {h!r}; it must "
+                             "map a real number h to a finite real number")
+        if not np.isfinite(arr):
+            raise ValueError(f"{label} returned {float(arr)} at h = {h!r}; it must map a real number h to a "
+                             "finite real number")
+        return float(arr)
+
+    def python_values(self, h) -> np.ndarray:
+        """σ at every entry of the 1-D array h, in Python, checked (ValueError naming the function)."""
+        fun = getattr(self.fun, "py_func", self.fun)
+        return np.array([self._value(fun, x) for x in np.asarray(h, dtype=float).reshape(-1)])
+
+    def check(self) -> None:
+        """Evaluate σ (and the user's σ') at fixed points, compile them with numba, choose σ'."""
+        if "checked" in self._state:
+            return
+        points = np.array(ACTIVATION_CHECK_POINTS)
+        values = self.python_values(points)
+        jit = self._compile(self.fun, points, values, "activation function")
+        if self.derivative is not None:
+            dfun = getattr(self.derivative, "py_func", self.derivative)
+            what = f"derivative {_name_of(self.derivative)!r} of activation function"
+            dvalues = np.array([self._value(dfun, x, what) for x in points])
+            self._state["derivative"] = self._compile(self.derivative, points, dvalues, what)
+            method = "user"
+        elif self._complex_step_works(jit, points, values):
+            method = "complex step"
+        else:
+            method = "central differences"
+            warnings.warn(f"activation function {self.name!r} does not take complex input, or numba's complex "
+                          "step disagrees with central differences for it (abs, max, comparisons, z**n): its "
+                          "derivative uses central differences (relative accuracy ~1e-8, and a smoothed kink "
+                          "within 1e-6 of it); pass derivative= for an exact one", SlowTargetWarning,
+                          stacklevel=4)
+        self._state.update(jit=jit, method=method, checked=True)
+
+    def _compile(self, fun, points, values, what):
+        jit = _jit_of(fun)
+        try:
+            compiled = np.array([jit(float(x)) for x in points], dtype=float)
+        except Exception as err:              # noqa: BLE001 (numba's typing errors and the user's)
+            raise ValueError(f"{what} {self.name!r} is not numba-compilable ({type(err).__name__}: "
+                             f"{_first_line(err)}); a user-defined activation must be: it runs inside the "
+                             "compiled kernels (docs/custom_targets.md)") from err
+        if not np.allclose(compiled, values, rtol=1e-12, atol=1e-12):
+            raise ValueError(f"{what} {self.name!r} gives different values compiled by numba "
+                             f"({compiled}) and in Python ({values})")
+        return jit
+
+    @staticmethod
+    def _complex_step_works(jit, points, values) -> bool:
+        """Whether the compiled complex step Im σ(h + iε)/ε is finite, has Re ≈ σ(h), and agrees with
+        central differences of σ at the check points (relative 1e-5)."""
+        try:
+            out = [complex(jit(complex(x, COMPLEX_STEP))) for x in points]
+            up = np.array([jit(float(x + 1e-6 * (1 + abs(x)))) for x in points], dtype=float)
+            down = np.array([jit(float(x - 1e-6 * (1 + abs(x)))) for x in points], dtype=float)
+        except Exception:                     # noqa: BLE001 (numba cannot type σ on complex input)
+            return False
+        step = 1e-6 * (1 + np.abs(points))
+        central = (up - down) / (2 * step)
+        cs = np.array([v.imag for v in out]) / COMPLEX_STEP
+        real = np.array([v.real for v in out])
+        scale = np.maximum(1.0, np.abs(central))
+        return bool(np.all(np.isfinite(cs)) and np.allclose(real, values, rtol=1e-12, atol=1e-12)
+                    and np.all(np.abs(cs - central) <= 1e-5 * scale))
+
+    @property
+    def compiled(self):
+        """The numba dispatcher of σ. Call :meth:`check` first."""
+        return self._state.get("jit")
+
+    @property
+    def derivative_method(self) -> str:
+        """How σ' is computed in the kernels: "user", "complex step" or "central differences"."""
+        self.check()
+        return self._state["method"]
+
+
+def as_activation(activation):
+    """A CustomActivation from a function (or a CustomActivation, returned as is)."""
+    return activation if isinstance(activation, CustomActivation) else CustomActivation(activation)
+
+
+def _activation_functions(spec: CustomActivation):
+    """Inlined σ and σ' with the signatures of links._activation / links._activation_derivative."""
+    spec.check()
+    f = spec.compiled
+    method = spec.derivative_method
+
+    @njit(inline="always")
+    def value(code, h):
+        return f(h)
+
+    if method == "user":
+        df = spec._state["derivative"]
+
+        @njit(inline="always")
+        def derivative(code, h):
+            return df(h)
+    elif method == "complex step":
+        @njit(inline="always")
+        def derivative(code, h):
+            return f(complex(h, COMPLEX_STEP)).imag / COMPLEX_STEP
+    else:
+        @njit(inline="always")
+        def derivative(code, h):
+            step = 1e-6 * (1.0 + abs(h))
+            return (f(h + step) - f(h - step)) / (2.0 * step)
+    return value, derivative
+
+
 # --- compiled kernels ---------------------------------------------------------------------
 def _rebind(dispatcher, **replacements):
     """A fresh numba function with the Python source of ``dispatcher`` and some globals replaced.
@@ -305,7 +495,7 @@ def _target_functions(spec: CustomTarget, L: int, matched: bool):
     if not matched:
         vjp = _no_matched_vjp
     elif grad is not None:
-        grad = grad if isinstance(grad, numba.core.registry.CPUDispatcher) else njit(grad)
+        grad = _jit_of(grad)
 
         @njit(inline="always")
         def vjp(tparams, z, c, out, mats):
@@ -354,46 +544,67 @@ def _unreachable_vjp(tcode, tparams, z, c, grad):
 
 
 @functools.lru_cache(maxsize=32)
-def compiled_kernels(spec: CustomTarget, L: int, matched: bool = True):
-    """The package's kernels with ``spec``'s function as the target (namespace of dispatchers).
+def compiled_kernels(spec: CustomTarget | None, L: int, matched: bool = True,
+                     activation: CustomActivation | None = None):
+    """The package's kernels with ``spec``'s function as the target and/or ``activation``'s as the
+    feed-forward activation (namespace of dispatchers); ``spec=None``: the registry's targets.
 
     ``matched=False``: for the other students, which never need ∂g/∂z (not compiled then).
+    Every kernel is compiled lazily, at its first call.
     """
     from . import population
     from .sgd import reduced
 
-    if spec.compiled is None:
-        raise ValueError(f"target function {spec.name!r} is not numba-compilable: no compiled kernels")
-    if matched and spec.grad is None and not spec.complex_step_works(L):
-        warnings.warn(f"target function {spec.name!r}: numba's complex-step gradient is not exact for it "
-                      "(no complex input, or a power z**n with n != 2, which numba evaluates by exp/log: "
-                      "write it as a product); the compiled matched student uses central differences "
-                      "(relative accuracy ~1e-8); pass grad= for an exact gradient", SlowTargetWarning,
-                      stacklevel=3)
-    value, vjp = _target_functions(spec, L, matched)
-    student = _rebind(links.student_scalar, target_scalar=value)
-    scalar = _rebind(links._scalar_loss_and_grad, student_scalar=student, target_scalar_vjp=_unreachable_vjp)
-    s_matched = links.S_MATCHED
+    student_globals, scalar_globals = {}, {}
+    if spec is not None:
+        if spec.compiled is None:
+            raise ValueError(f"target function {spec.name!r} is not numba-compilable: no compiled kernels")
+        if matched and spec.grad is None and not spec.complex_step_works(L):
+            warnings.warn(f"target function {spec.name!r}: numba's complex-step gradient is not exact for it "
+                          "(no complex input, or a power z**n with n != 2, which numba evaluates by exp/log: "
+                          "write it as a product); the compiled matched student uses central differences "
+                          "(relative accuracy ~1e-8); pass grad= for an exact gradient", SlowTargetWarning,
+                          stacklevel=3)
+        value, vjp = _target_functions(spec, L, matched)
+        student_globals["target_scalar"] = value
+        scalar_globals["target_scalar_vjp"] = _unreachable_vjp
+    if activation is not None:
+        student_globals["_activation"], scalar_globals["_activation_derivative"] = _activation_functions(activation)
+    student = _rebind(links.student_scalar, **student_globals)
+    scalar = _rebind(links._scalar_loss_and_grad, student_scalar=student, **scalar_globals)
 
-    @njit(inline="always")
-    def half_square(tcode, tparams, scode, sparams, zstar, q, a, mats):
-        y = value(tcode, tparams, zstar)
-        if scode == s_matched:        # links._scalar_loss_and_grad's matched branch, with scratch for the vjp
-            r = value(tcode, tparams, q) - y
-            vjp(tparams, q, r, a, mats)
-            return 0.5 * r * r
-        for l in range(q.shape[0]):
-            a[l] = 0.0
-        return scalar(tcode, tparams, scode, sparams, y, q, a, mats)
+    if spec is not None:
+        s_matched = links.S_MATCHED
+
+        @njit(inline="always")
+        def half_square(tcode, tparams, scode, sparams, zstar, q, a, mats):
+            y = value(tcode, tparams, zstar)
+            if scode == s_matched:    # links._scalar_loss_and_grad's matched branch, with scratch for the vjp
+                r = value(tcode, tparams, q) - y
+                vjp(tparams, q, r, a, mats)
+                return 0.5 * r * r
+            for l in range(q.shape[0]):
+                a[l] = 0.0
+            return scalar(tcode, tparams, scode, sparams, y, q, a, mats)
+
+        batch_target = _rebind(links.batch_target, target_scalar=value)
+    else:                             # a registry target (with a user's activation)
+        half_square = _rebind(links._half_square_loss_and_grad, _scalar_loss_and_grad=scalar)
+        batch_target = links.batch_target
 
     loss_and_grad = _rebind(links.loss_and_grad, _half_square_loss_and_grad=half_square)
     # population._grid_moments reaches the kernel as links.loss_and_grad: a stand-in module
     links_view = types.ModuleType("ssi.links (custom target)")
     links_view.loss_and_grad = loss_and_grad
+    # batch_loss_and_grad_given_y (the Python path of a target) reaches links' functions and codes
+    given_y_view = types.ModuleType("ssi.links (custom activation)")
+    given_y_view.__dict__.update({k: v for k, v in vars(links).items() if not k.startswith("__")})
+    given_y_view._scalar_loss_and_grad = scalar
     return types.SimpleNamespace(
-        batch_target=_rebind(links.batch_target, target_scalar=value),
+        batch_target=batch_target,
         batch_student=_rebind(links.batch_student, student_scalar=student),
         batch_loss_and_grad=_rebind(links.batch_loss_and_grad, loss_and_grad=loss_and_grad),
+        batch_loss_and_grad_given_y=_rebind(batch_loss_and_grad_given_y, links=given_y_view),
         grid_moments=_rebind(population._grid_moments, links=links_view),
         advance_tied=_rebind(reduced.advance_tied, loss_and_grad=loss_and_grad),
         advance_untied=_rebind(reduced.advance_untied, loss_and_grad=loss_and_grad),
@@ -422,7 +633,8 @@ def python_loss_and_grad(problem, zstar, q):
     y = scale * spec.python_values(zstar)
     _, _, scode, sparams = problem.codes
     if scode != links.S_MATCHED:
-        return batch_loss_and_grad_given_y(scode, sparams, y, q, problem.loss_code)
+        given_y = _activation_kernels(problem).batch_loss_and_grad_given_y
+        return given_y(scode, sparams, y, q, problem.loss_code)
     r = scale * spec.python_values(q) - y
     a = (r * scale)[:, None] * spec.python_gradient(q)
     half = 0.5 * r * r
@@ -440,4 +652,13 @@ def python_student(problem, q):
     _, _, scode, sparams = problem.codes
     if scode == links.S_MATCHED:
         return (problem.target_scale * problem.target.python_values(q))[:, None]
-    return links.batch_student(scode, sparams, links.T_LINEAR, np.ones(1), q, 1)
+    return _activation_kernels(problem).batch_student(scode, sparams, links.T_LINEAR, np.ones(1), q, 1)
+
+
+def _activation_kernels(problem):
+    """The batch kernels of a Python-path target's student: the registry's, or compiled for a user's
+    activation (with the registry's target code T_LINEAR as a placeholder: the target enters through y)."""
+    if isinstance(problem.activation, CustomActivation):
+        return compiled_kernels(None, problem.L, False, problem.activation)
+    return types.SimpleNamespace(batch_student=links.batch_student,
+                                 batch_loss_and_grad_given_y=batch_loss_and_grad_given_y)

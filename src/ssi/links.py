@@ -63,6 +63,7 @@ A_SQUARE = 2
 A_HE2 = 3
 A_TANH = 4
 A_SIGMOID = 5
+A_CUSTOM = 6       # a user's activation (ssi.custom); only ssi.custom's kernels take it
 
 # --- per-sample losses -------------------------------------------------------
 LOSS_HALF_SQUARE = 0   # ½‖ŷ − y‖² (ours)

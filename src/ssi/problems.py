@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import links
-from .custom import as_target
+from .custom import CustomActivation, as_activation, as_target
 
 # --- registries ----------------------------------------------------------------
 #: targets: name -> (code, parameters, smallest L, description)
@@ -134,8 +134,10 @@ class Problem:
     reduction : str, optional
         Reduction of the attention matrix, a key of :data:`REDUCTIONS`
         (attention only; default "identity" for the matrix-valued target, "trace" otherwise).
-    activation : str, optional
-        Feed-forward activation, a key of :data:`ACTIVATIONS` (tied/untied only; default "relu").
+    activation : str or callable, optional
+        Feed-forward activation, a key of :data:`ACTIVATIONS` (tied/untied only; default "relu");
+        or a user's function σ(h) of one real number, or a :class:`ssi.custom.CustomActivation`
+        (docs/custom_targets.md, "Your own activation").
     omega : float, default 0.5
         Weight ω ∈ [0, 1] of the positional part of the "mixture" target.
     a : float, default 1.0
@@ -156,7 +158,7 @@ class Problem:
     student: str
     pe: str = "none"
     reduction: str | None = None
-    activation: str | None = None
+    activation: object = None
     omega: float = 0.5
     a: float = 1.0
     proj_left: tuple[float, ...] | None = None
@@ -213,8 +215,12 @@ class Problem:
         elif reduction is not None:
             raise ValueError(f"reduction={reduction!r} is only allowed for student='attention'")
         if self.student in ("tied", "untied"):
-            activation = self.activation or "relu"
-            _check_name("activation", activation, ACTIVATIONS)
+            activation = "relu" if self.activation is None else self.activation
+            if isinstance(activation, str):
+                _check_name("activation", activation, ACTIVATIONS)
+            else:
+                activation = as_activation(activation)
+                activation.check()      # ValueError naming the function
             if matrix_target:
                 raise ValueError(f"target='mixture' has a matrix output; student={self.student!r} "
                                  "is scalar: use student='attention' or 'matched'")
@@ -254,7 +260,8 @@ class Problem:
             if left is not None:
                 sparams[1:1 + L], sparams[1 + L:] = left, right
         elif scode == links.S_FEEDFORWARD:
-            sparams = np.array([ACTIVATIONS[activation][0]], float)
+            code = links.A_CUSTOM if isinstance(activation, CustomActivation) else ACTIVATIONS[activation][0]
+            sparams = np.array([code], float)
         else:
             sparams = np.zeros(1)
         object.__setattr__(self, "reduction", reduction)
@@ -282,12 +289,15 @@ class Problem:
     def kernels(self):
         """The compiled kernels of this problem's target (namespace), or None for a user's target
         that numba cannot compile (the Python path of :mod:`ssi.custom`)."""
-        if self._codes[0] != links.T_CUSTOM:
+        custom_target = self._codes[0] == links.T_CUSTOM
+        activation = self.activation if isinstance(self.activation, CustomActivation) else None
+        if not custom_target and activation is None:
             return _registry_kernels()
-        if self.target.compiled is None:
+        if custom_target and self.target.compiled is None:
             return None
         from .custom import compiled_kernels
-        return compiled_kernels(self.target, self.L, self._codes[2] == links.S_MATCHED)
+        return compiled_kernels(self.target if custom_target else None, self.L,
+                                self._codes[2] == links.S_MATCHED, activation)
 
     @property
     def codes(self):
@@ -331,8 +341,12 @@ class Problem:
         kernels = self.kernels
         if kernels is None:
             from .custom import python_student
-            return self._shape_output(python_student(self, q))
-        out = kernels.batch_student(scode, sparams, tcode, tparams, q, self.n_out)
+            out = python_student(self, q)
+        else:
+            out = kernels.batch_student(scode, sparams, tcode, tparams, q, self.n_out)
+        if isinstance(self.activation, CustomActivation) and not np.all(np.isfinite(out)):
+            h = q[~np.isfinite(out[:, 0])].sum(axis=1) / math.sqrt(self.L)
+            self.activation.python_values(h)            # raises, naming the function
         return self._shape_output(out)
 
     def loss_and_grad(self, zstar, q):
