@@ -87,6 +87,17 @@ def _first_line(err) -> str:
     return text.splitlines()[0] if text else type(err).__name__
 
 
+def _is_real_scalar(arr) -> bool:
+    """Whether ``arr`` (an np.asarray of a user function's return value) is one real number."""
+    return arr.shape == () and np.issubdtype(arr.dtype, np.number) and not np.iscomplexobj(arr)
+
+
+def _check_compiled_matches(label: str, compiled, values) -> None:
+    """ValueError naming ``label`` when numba's values of a user function differ from Python's."""
+    if not np.allclose(compiled, values, rtol=1e-12, atol=1e-12):
+        raise ValueError(f"{label} gives different values compiled by numba ({compiled}) and in Python ({values})")
+
+
 @dataclass(frozen=True, eq=False)
 class CustomTarget:
     """A user's scalar target link g: ℝ^L → ℝ (see the module docstring).
@@ -166,7 +177,7 @@ class CustomTarget:
         except Exception as err:              # noqa: BLE001
             self._fail(f"raised {type(err).__name__}: {err}", row, err)
         arr = np.asarray(v)
-        if arr.shape != () or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
+        if not _is_real_scalar(arr):
             self._fail(f"returned {type(v).__name__} of shape {arr.shape}", row)
         return float(arr)
 
@@ -205,9 +216,7 @@ class CustomTarget:
                           "10-1000x slower than the compiled kernels; engine='reduced' is unavailable",
                           SlowTargetWarning, stacklevel=4)
             return None
-        if not np.allclose(compiled, values, rtol=1e-12, atol=1e-12):
-            raise ValueError(f"target function {self.name!r} gives different values compiled by numba "
-                             f"({compiled}) and in Python ({values})")
+        _check_compiled_matches(f"target function {self.name!r}", compiled, values)
         return jit
 
     @property
@@ -349,7 +358,7 @@ class CustomActivation:
             raise ValueError(f"{label} raised {type(err).__name__}: {err} at h = {h!r}; it must map a "
                              "real number h to a finite real number") from err
         arr = np.asarray(v)
-        if arr.shape != () or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
+        if not _is_real_scalar(arr):
             raise ValueError(f"{label} returned {type(v).__name__} of shape {arr.shape} at h = {h!r}; it must "
                              "map a real number h to a finite real number")
         if not np.isfinite(arr):
@@ -394,9 +403,7 @@ class CustomActivation:
             raise ValueError(f"{what} {self.name!r} is not numba-compilable ({type(err).__name__}: "
                              f"{_first_line(err)}); a user-defined activation must be: it runs inside the "
                              "compiled kernels (docs/custom_targets.md)") from err
-        if not np.allclose(compiled, values, rtol=1e-12, atol=1e-12):
-            raise ValueError(f"{what} {self.name!r} gives different values compiled by numba "
-                             f"({compiled}) and in Python ({values})")
+        _check_compiled_matches(f"{what} {self.name!r}", compiled, values)
         return jit
 
     @staticmethod
