@@ -1,6 +1,15 @@
 # Regenerates every figure of the paper: `snakemake --cores all`.
 # Toy scale: `snakemake --cores all --configfile config/quick.yaml`.
 # The authors' own experiments: `snakemake --cores all --configfile config/authors.yaml`.
+import sys
+
+# jsonschema (behind `validate`) imports the optional package rfc3987_syntax whenever it is
+# installed (jupyterlab, in the notebooks extra, pulls it in), and that package builds a Lark
+# grammar at import: 3 s of every Snakemake start and of every job Snakemake re-parses this file
+# for (cluster jobs, `run:` jobs). It only checks the "iri" string formats, which our schemas do
+# not use; so its import is declined before jsonschema loads.
+sys.modules.setdefault("rfc3987_syntax", None)
+
 from snakemake.utils import min_version, validate
 
 from ssi._interrupt import forward_interrupts
