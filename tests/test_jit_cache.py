@@ -2,7 +2,12 @@
 depend on: the modules that define jitted functions and what they import from the package."""
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from ssi import _jit_cache
@@ -43,3 +48,31 @@ def test_key_covers_the_imports_of_the_kernels_and_nothing_downstream():
         for imported in _jit_cache._imports(path):
             assert _jit_cache._module_file(imported) in _jit_cache.source_files(), (path, imported)
     assert _jit_cache.cache_dir().name == _jit_cache.source_hash()
+
+
+_PROBE = """
+import json, numpy as np
+from ssi import links
+links.batch_target(0, np.zeros(4), np.zeros((3, 2)), 1)
+d = links.batch_target
+print(json.dumps({"path": d._cache._cache_path, "hits": sum(d.stats.cache_hits.values()),
+                  "misses": sum(d.stats.cache_misses.values())}))
+"""
+
+
+def test_another_checkout_of_the_same_sources_loads_the_compiled_code(tmp_path):
+    """Two copies of the package in different folders (a fresh clone, a test's copy) share one
+    cache folder: the first compiles a kernel and writes it, the second loads it (a cache hit, no
+    compilation), from the same sub-folder named after the package, not the copy's path."""
+    cache = tmp_path / "cache"
+    runs = []
+    for copy in ("first", "second"):
+        shutil.copytree(SRC, tmp_path / copy / "ssi", ignore=shutil.ignore_patterns("__pycache__"))
+        env = {**os.environ, "PYTHONPATH": str(tmp_path / copy), "SSI_NUMBA_CACHE": str(cache)}
+        out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True,
+                             check=True, cwd=tmp_path).stdout
+        runs.append(json.loads(out.splitlines()[-1]))
+    first, second = runs
+    assert (first["hits"], first["misses"]) == (0, 1), first
+    assert (second["hits"], second["misses"]) == (1, 0), second
+    assert first["path"] == second["path"] == str(cache / _jit_cache.source_hash() / "ssi")
