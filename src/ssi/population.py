@@ -60,7 +60,6 @@ import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 from numpy.polynomial.legendre import leggauss
 from numba import njit
-from scipy import special
 
 from . import links
 
@@ -127,6 +126,7 @@ def sobol_normal_rule(dim: int, log2_points: int = QMC_LOG2, n_rep: int = QMC_RE
         the error.
     """
     # imported here: scipy.stats adds ~0.7 s to every `import ssi` (every workflow job)
+    from scipy import special
     from scipy.stats import qmc
 
     sets = []
@@ -173,6 +173,8 @@ def split_normal_rule(c: float, n: int = FF_X_POINTS):
     nodes, weights : ndarray
         Weights sum to one.
     """
+    from scipy import special  # imported here, as in _qmc_normals
+
     nodes, weights = [], []
     for lo, hi in ((min(c, -13.0) - 1.0, c), (c, max(c, 13.0) + 1.0)):
         lo, hi = max(lo, -14.0), min(hi, 14.0)

@@ -26,8 +26,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.integrate import solve_ivp
-from scipy.interpolate import RectBivariateSpline
 
 from .. import phase
 from ..io import load_result, save_result
@@ -188,6 +186,8 @@ def noise_table(prob, nodes: int, qmc_log2: int):
     axis = np.linspace(0.0, 1.0, int(nodes))
     E, M = np.meshgrid(axis, axis)
     nu = expectations(prob, M, E, method="qmc", qmc_log2=int(qmc_log2)).a2.sum(axis=-1)
+    from scipy.interpolate import RectBivariateSpline  # here: not every job of the family needs scipy
+
     return RectBivariateSpline(axis, axis, nu, kx=3, ky=3)
 
 
@@ -208,6 +208,8 @@ def ode_endpoint(land, nu, a, omega, lr, d, t_end, n_eval: int = 200):
     y0 = [d ** -0.5, d ** -0.5]
     t_eval = np.unique(np.clip(np.concatenate([[0.0], np.logspace(-1, math.log10(t_end), n_eval), [t_end]]),
                                0.0, t_end))
+    from scipy.integrate import solve_ivp
+
     sol = solve_ivp(rhs, (0.0, t_end), y0, t_eval=t_eval, rtol=1e-8, atol=1e-11)
     return sol.t, sol.y[0], sol.y[1]
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 
 from ..hermite import sie
 from ..io import load_result, save_result
@@ -111,6 +110,8 @@ def best_learning_rate(prob, d, level, m0, bounds, t_max):
     def cost(log_lr):
         steps = _ode_steps(prob, d, math.exp(log_lr), level, m0, t_max)
         return math.log(steps) if math.isfinite(steps) else 1e3 + log_lr  # no escape: push towards smaller η
+
+    from scipy.optimize import minimize_scalar  # here: not every job of the family needs scipy
 
     res = minimize_scalar(cost, bounds=(math.log(bounds[0]), math.log(bounds[1])), method="bounded",
                           options={"xatol": 0.02})
