@@ -52,7 +52,10 @@ rule audit:
         numbers=NUMBERS,
     log:
         f"{R}/logs/audit.log",
+    # re-renders one figure set per core (forked processes)
+    threads: workflow.cores
     run:
         from ssi.experiments.audit import audit
 
-        print(audit(config, RENDERERS, params.manifest, params.numbers, log[0], results=input))
+        print(audit(config, RENDERERS, params.manifest, params.numbers, log[0], results=input,
+                    workers=threads))

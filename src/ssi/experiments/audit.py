@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ..io import atomic_write_text, sha256_file
@@ -33,13 +35,35 @@ def read_manifest(path) -> dict[str, str]:
     return entries
 
 
-def rerender_and_compare(renderers: dict, manifest_path) -> list[str]:
-    """Re-render every figure into a temporary folder; return the names whose hash differs."""
+#: the calls that :func:`_in_parallel` hands to forked workers (closures cannot be pickled)
+_CALLS: list = []
+
+
+def _call(i: int):
+    return _CALLS[i]()
+
+
+def _in_parallel(calls: list, workers: int) -> list:
+    """``[c() for c in calls]``, in ``workers`` forked processes when more than one (each figure
+    set renders in its own process, as the plot jobs do: same bytes)."""
+    if workers <= 1 or len(calls) <= 1:
+        return [c() for c in calls]
+    _CALLS[:] = calls
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(min(workers, len(calls)), mp_context=context) as pool:
+            return list(pool.map(_call, range(len(calls))))
+    finally:
+        _CALLS.clear()
+
+
+def rerender_and_compare(renderers: dict, manifest_path, workers: int = 1) -> list[str]:
+    """Re-render every figure into a temporary folder (``workers`` figure sets at a time);
+    return the names whose hash differs."""
     expected = read_manifest(manifest_path)
     problems = []
     with tempfile.TemporaryDirectory(prefix="ssi-audit-") as tmp:
-        for render in renderers.values():
-            render(tmp)
+        _in_parallel([lambda render=render: render(tmp) for render in renderers.values()], workers)
         rendered = {p.name: sha256_file(p) for p in Path(tmp).iterdir() if p.is_file()}
     for name, digest in sorted(rendered.items()):
         if name not in expected:
@@ -112,7 +136,7 @@ def version_report(paths, installed=None) -> list[str]:
     return lines
 
 
-def audit(config, renderers: dict, manifest_path, numbers_files, log=None, results=()) -> str:
+def audit(config, renderers: dict, manifest_path, numbers_files, log=None, results=(), workers: int = 1) -> str:
     """The `snakemake audit` check; raises ValueError naming every file that fails.
 
     1. every file listed in the manifest is on disk with the listed hash;
@@ -125,7 +149,8 @@ def audit(config, renderers: dict, manifest_path, numbers_files, log=None, resul
     differs from the one recorded in the numbers files or in the ``results`` (their
     ``.json``), so the reader knows where to look.
 
-    Returns the success message; the message or the failures also go to ``log``.
+    Re-rendering and recomputing run ``workers`` figure sets / numbers files at a time (forked
+    processes). Returns the success message; the message or the failures also go to ``log``.
     """
     import importlib
 
@@ -135,13 +160,16 @@ def audit(config, renderers: dict, manifest_path, numbers_files, log=None, resul
         raise ValueError(f"audit: {', '.join(absent)} not found; the audit compares results/ with the "
                          f"committed figures and numbers: make them first (`snakemake`)")
     problems = compare_files_with_manifest(manifest_path)
-    problems += rerender_and_compare(renderers, manifest_path)
-    for path in numbers_files:
-        module = importlib.import_module(f"ssi.experiments.{Path(path).stem}")
+    problems += rerender_and_compare(renderers, manifest_path, workers)
+
+    def recompute(path):
+        return clean_for_json(importlib.import_module(f"ssi.experiments.{Path(path).stem}").summarise(config))
+
+    recomputed = _in_parallel([lambda path=path: recompute(path) for path in numbers_files], workers)
+    for path, numbers in zip(numbers_files, recomputed):
         committed = load_numbers(path)
         committed.pop("provenance", None)
-        problems += [f"{Path(path).name}: {p}" for p in
-                     compare_numbers(clean_for_json(module.summarise(config)), committed, rtol)]
+        problems += [f"{Path(path).name}: {p}" for p in compare_numbers(numbers, committed, rtol)]
     if problems:
         message = "audit failed:\n  " + "\n  ".join(problems)
         message += "\n" + versions_message([*numbers_files, *results])
