@@ -246,10 +246,11 @@ def test_slurm_profile_declares_the_cluster_settings():
 
 @pytest.mark.slow
 def test_audit_passes_on_completed_folder(quick_cores2, tmp_path):
-    """`snakemake audit` re-renders every figure, compares it and the files on disk with the
-    manifest and the numbers with results/, passes, and runs no other job."""
+    """`snakemake audit` re-renders every figure (two figure sets at a time, in forked
+    processes, with --cores 2), compares it and the files on disk with the manifest and the
+    numbers with results/, passes, and runs no other job."""
     workdir = copy_completed(quick_cores2, tmp_path)
-    proc = snakemake(workdir, "audit", "--configfile", QUICK, "--cores", "1")
+    proc = snakemake(workdir, "audit", "--configfile", QUICK, "--cores", "2")
     assert "audit passed" in proc.stdout
     assert job_counts(proc.stdout) == {"audit": 1, "total": 1}
 
@@ -298,7 +299,7 @@ def test_audit_fails_after_tampering(quick_cores2, tmp_path, tamper):
             arrays["m"] = arrays["m"] * (1 + 1e-6)
             np.savez_compressed(path, **arrays)
     committed = {p: sha256(p) for p in figures.rglob("*") if p.is_file()}
-    proc = snakemake(workdir, "audit", "--configfile", QUICK, "--cores", "1", check=False)
+    proc = snakemake(workdir, "audit", "--configfile", QUICK, "--cores", "2", check=False)
     assert proc.returncode != 0, proc.stdout[-3000:]
     assert "audit failed" in proc.stdout
     assert f"{named}:" in proc.stdout, proc.stdout[-3000:]
@@ -396,11 +397,12 @@ def wait_for(proc: subprocess.Popen, predicate, log: Path, timeout: float = TIME
 
 
 @pytest.mark.slow
-def test_killed_run_resumes_to_same_figures(quick_cores1, tmp_path):
+def test_killed_run_resumes_to_same_figures(quick_cores2, tmp_path):
     """SIGKILL of the whole process group once the first result is written (as on a node
     failure); no partial file is left; restarting needs `--unlock` (stale lock) and
-    `--rerun-incomplete` (the job the kill caught); the resumed run ends with the same
-    figures and manifest as the uninterrupted run, and no temporary file."""
+    `--rerun-incomplete` (the job the kill caught); the resumed run (--cores 2: the killed one
+    had --cores 1) ends with the same figures and manifest as the uninterrupted --cores 2 run,
+    and no temporary file."""
     workdir = make_workdir(tmp_path)
     results, figures = result_dirs(workdir)
     log = tmp_path / "killed.log"
@@ -417,9 +419,9 @@ def test_killed_run_resumes_to_same_figures(quick_cores1, tmp_path):
     assert "--unlock" in plain.stdout or "--rerun-incomplete" in plain.stdout, plain.stdout[-3000:]
 
     snakemake(workdir, "--unlock", "--configfile", QUICK)
-    resumed = snakemake(workdir, "--cores", "1", "--rerun-incomplete", "--configfile", QUICK)
+    resumed = snakemake(workdir, "--cores", "2", "--rerun-incomplete", "--configfile", QUICK)
     assert "Nothing to be done" not in resumed.stdout
-    assert figure_hashes(workdir) == quick_cores1["hashes"]
+    assert figure_hashes(workdir) == quick_cores2["hashes"]
     assert_results_whole(workdir)
     assert "Nothing to be done" in snakemake(workdir, "-n", "--configfile", QUICK).stdout
 

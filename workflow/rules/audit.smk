@@ -52,8 +52,9 @@ rule audit:
         numbers=NUMBERS,
     log:
         f"{R}/logs/audit.log",
-    # re-renders one figure set per core (forked processes)
-    threads: workflow.cores
+    # re-renders one figure set per thread (forked processes); Snakemake lowers it to --cores
+    # (not `workflow.cores`, which makes --unlock and other core-less commands fail)
+    threads: 8
     run:
         from ssi.experiments.audit import audit
 
