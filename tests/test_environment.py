@@ -20,7 +20,7 @@ CONDA_TOOLING = {"python", "pip"}
 # Extras whose packages are part of the tested environment.
 TESTED_EXTRAS = ("test",)
 # Distribution name -> import name, where they differ.
-IMPORT_NAMES = {"pyyaml": "yaml"}
+IMPORT_NAMES = {"pyyaml": "yaml", "pytest-xdist": "xdist"}
 
 
 def normalize(name: str) -> str:
