@@ -490,7 +490,7 @@ def test_conda_env_matches_environment_yml():
     for name, spec in rules_env.items():
         if name not in tooling:
             assert full.get(name) == spec, f"{name}: {spec!r} in workflow/envs/ssi.yaml, {full.get(name)!r} in environment.yml"
-    workflow_tools = {"snakemake", "jupytext", "pytest", "pip"}
+    workflow_tools = {"snakemake", "jupytext", "pytest", "pytest-xdist", "pip"}  # and test tools: not used by jobs
     assert set(full) - workflow_tools <= set(rules_env)
     assert (ROOT / "workflow/envs/ssi.post-deploy.sh").is_file()
 
