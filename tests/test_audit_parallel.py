@@ -14,7 +14,6 @@ def _renderer(name: str, payload: bytes):
     def render(out_dir):
         with open(os.path.join(out_dir, name), "wb") as f:
             f.write(payload)
-        return os.getpid()
     return render
 
 

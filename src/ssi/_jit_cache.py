@@ -93,7 +93,7 @@ def cache_dir() -> Path:
     return Path(root) / source_hash()
 
 
-# numba renamed these in 0.61 (leading underscore dropped); the package supports both
+# recent numba (0.68 here) names these without the leading underscore; older releases with it
 _UserProvidedLocator = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
 _CacheImpl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 

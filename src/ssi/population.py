@@ -173,7 +173,7 @@ def split_normal_rule(c: float, n: int = FF_X_POINTS):
     nodes, weights : ndarray
         Weights sum to one.
     """
-    from scipy import special  # imported here, as in _qmc_normals
+    from scipy import special  # imported here, as in sobol_normal_rule
 
     nodes, weights = [], []
     for lo, hi in ((min(c, -13.0) - 1.0, c), (c, max(c, 13.0) + 1.0)):
