@@ -696,7 +696,7 @@ def results_markdown(config, numbers, default, timing) -> str:
              "rate and scaling, target, student, loss and initial condition, exact in law (their random numbers",
              "cannot be matched). Conventions: [docs/theory.md, \"The authors' conventions\"]"
              "(../theory.md#the-authors-conventions). Figures: `figures/authors/<section>.png`.", "",
-             f"Run: {timing.get('wall', 'n/a')} wall on 2 cores (shared machine), "
+             f"Run: {timing.get('wall', 'n/a')}, "
              f"{_fmt(timing.get('job_seconds', math.nan), '.0f')} s summed simulation time of the SGD jobs.", "",
              "Agreement with the paper's claim is decided from the numbers by the rules of",
              "`src/ssi/experiments/authors_verdicts.py` (claimed exponent inside the bootstrap interval, etc.).", "",
