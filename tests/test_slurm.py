@@ -1,5 +1,6 @@
-"""The workflow's SLURM path, for real: the quick config through workflow/profiles/slurm on a
-single-node SLURM started on this machine (tests/cluster/slurm.py).
+"""The workflow's SLURM path, for real: C2 of the quick config through workflow/profiles/slurm
+on a single-node SLURM started on this machine (tests/cluster/slurm.py), and a dry run of the
+whole quick config through the same profile.
 
 The cluster needs root (apt-get install of slurmctld/slurmd/slurm-client/munge if missing,
 the munge key, /etc/slurm/slurm.conf). CI runs as root: there the test never skips, and a
@@ -29,14 +30,20 @@ import pytest
 import yaml
 
 from cluster.slurm import ClusterError, SlurmCluster
-from test_workflow import QUICK, figure_hashes, job_counts, make_workdir, snakemake
+from test_workflow import QUICK, figure_hashes, job_counts, make_workdir, result_dirs, sha256, snakemake
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = "workflow/profiles/slurm"
+#: what runs through SLURM for real: C2's figure and numbers (its SGD and ODE sweep points as
+#: SLURM jobs, numbers and plot on the submitting node); the rest of the quick config is
+#: checked by a dry run through the same profile (where each job would run)
+TARGETS = ("two_phases_plot", "two_phases_numbers")
 #: rules that must run as SLURM jobs (the sweeps); the localrules run on the submitting node
 SWEEP_RULES = {"two_phases_sgd", "two_phases_ode"}
 #: rules that must not be submitted (declared localrules: seconds of work)
-LOCAL_RULES = {"all", "manifest", "claims", "two_phases_numbers", "two_phases_plot"}
+LOCAL_RULES = {"two_phases_numbers", "two_phases_plot"}
+#: further localrules of the whole quick config, checked in the dry run
+LOCAL_RULES_DRY = {"all", "manifest", "claims", "escape_vs_d_plot", "tied_untied_plot", "positional_plot"}
 
 
 def in_ci() -> bool:
@@ -71,34 +78,42 @@ def cluster_options(partition: str) -> list[str]:
             "--default-resources", *[f"{key}={value}" for key, value in resources.items()]]
 
 
+def placement(output: str) -> tuple[list[str], list[str]]:
+    """(submitted, local) rule names of the jobs in a snakemake output: the main process prints
+    "rule X:" for a job it submits, "localrule X:" for one it runs itself."""
+    return (re.findall(r"^\s*rule (\w+):$", output, flags=re.M),
+            re.findall(r"^\s*localrule (\w+):$", output, flags=re.M))
+
+
 @pytest.mark.slow
 def test_quick_workflow_through_slurm(slurm_cluster, quick_cores2, tmp_path_factory):
-    """The quick config through the SLURM profile: exits 0; every non-local job (at least the
-    SGD and ODE sweep points) was submitted to SLURM (one distinct SLURM job id per job in
-    snakemake's output, and a job log .snakemake/slurm_logs/rule_<rule>/<wildcards>/<jobid>.log
-    in which the job finished) and the localrules (numbers, plots, manifest, claims) ran on the
-    submitting node; the figures and the manifest are byte-identical to
-    a local `--cores 2` run of the quick config in another folder (the session's
-    ``quick_cores2``, tests/conftest.py, shared with tests/test_workflow.py)."""
+    """C2 of the quick config (``TARGETS``) through the SLURM profile: exits 0; every non-local
+    job (the SGD and ODE sweep points) was submitted to SLURM (one distinct SLURM job id per job
+    in snakemake's output, and a job log .snakemake/slurm_logs/rule_<rule>/<wildcards>/<jobid>.log
+    in which the job finished) and the localrules (numbers, plot) ran on the submitting node; the
+    result files and figures are byte-identical to those of a local `--cores 2` run of the quick
+    config in another folder (the session's ``quick_cores2``, tests/conftest.py). A dry run of
+    the whole quick config through the same profile then submits every remaining sweep and keeps
+    the plots, manifest and claims local. (Before, the whole quick config ran through SLURM:
+    5–10 min, most of it the executor plugin's status-check back-off, for the same checks.)"""
     local = quick_cores2
 
     workdir = make_workdir(tmp_path_factory.mktemp("quick_slurm"))
     start = time.monotonic()
-    proc = snakemake(workdir, "--profile", PROFILE, "--configfile", QUICK,
+    # the targets first: --configfile and --default-resources take every word after them
+    proc = snakemake(workdir, *TARGETS, "--profile", PROFILE, "--configfile", QUICK,
                      *cluster_options(slurm_cluster.partition), timeout=900)
     seconds = time.monotonic() - start
     out = proc.stdout
-    print(f"quick workflow through SLURM: {seconds:.0f} s (local --cores 2: {local['seconds']:.0f} s)")
+    print(f"C2 of the quick workflow through SLURM: {seconds:.0f} s")
 
     assert f"Using profile {PROFILE}" in out
     counts = job_counts(out)
-    # the main process prints "rule X:" for a job it submits, "localrule X:" for one it runs
-    remote = re.findall(r"^\s*rule (\w+):$", out, flags=re.M)
-    local_ = re.findall(r"^\s*localrule (\w+):$", out, flags=re.M)
+    remote, local_ = placement(out)
     assert sorted(remote + local_) == sorted(r for r, n in counts.items() if r != "total" for _ in range(n)), \
         (counts, remote, local_)
-    assert SWEEP_RULES <= set(remote), f"sweep rules not submitted to SLURM: {SWEEP_RULES - set(remote)}"
-    assert LOCAL_RULES <= set(local_) and not LOCAL_RULES & set(remote), (remote, local_)
+    assert set(remote) == SWEEP_RULES, f"submitted to SLURM: {set(remote)}, expected {SWEEP_RULES}"
+    assert set(local_) == LOCAL_RULES, (remote, local_)
     submitted = dict(re.findall(r"Job (\d+) has been submitted with SLURM jobid (\d+)", out))
     assert len(submitted) == len(remote), (f"{len(submitted)} SLURM submissions for {len(remote)} "
                                            f"cluster jobs:\n{out[-4000:]}")
@@ -112,8 +127,21 @@ def test_quick_workflow_through_slurm(slurm_cluster, quick_cores2, tmp_path_fact
         text = path.read_text(errors="replace")
         assert "Finished jobid: 0" in text and "1 of 1 steps (100%) done" in text, f"{path}:\n{text[-2000:]}"
 
-    assert figure_hashes(workdir) == local["hashes"]
-    assert "MANIFEST.sha256" in local["hashes"]
+    made = {name: digest for name, digest in figure_hashes(workdir).items() if name.startswith("two_phases.")}
+    assert sorted(made) == ["two_phases.pdf", "two_phases.png"]
+    assert made == {name: local["hashes"][name] for name in made}
+    ours, theirs = (result_dirs(w)[0] / "two_phases" for w in (workdir, local["workdir"]))
+    npz = sorted(p.name for p in ours.glob("*.npz"))
+    assert len(npz) == 4, npz
+    for name in npz:
+        assert sha256(ours / name) == sha256(theirs / name), f"{name}: SLURM and local results differ"
+
+    dry = snakemake(workdir, "-n", "--profile", PROFILE, "--configfile", QUICK,
+                    *cluster_options(slurm_cluster.partition), timeout=300).stdout
+    remote, local_ = placement(dry)
+    assert remote and not (LOCAL_RULES_DRY & set(remote)), remote
+    assert LOCAL_RULES_DRY <= set(local_), local_
+    assert not {r for r in remote if r.endswith(("_plot", "_numbers"))}, remote
 
 
 def test_stale_test_cluster_conf_is_removed_and_never_restored(tmp_path, monkeypatch):

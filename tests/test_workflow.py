@@ -4,7 +4,7 @@ Every test runs `snakemake` (or the notebook) in a subprocess, in a temporary co
 the repository's workflow files (Snakefile, config/, workflow/, notebooks/): nothing is
 written into the repository. The quick workflow runs to completion with ``--cores 2``
 once per session (``quick_cores2`` in tests/conftest.py, shared with tests/test_slurm.py)
-and here with ``--cores 1`` (a module fixture), and once killed and resumed. The tests
+and here with ``--cores 1``, killed and resumed (one module fixture for both checks). The tests
 that need a quick run are marked ``slow`` (``pytest -m "not slow"`` leaves them out;
 ``.ci/run`` runs everything). The numba cache (~/.cache/ssi-numba) is shared with them.
 
@@ -139,9 +139,30 @@ def run_quick(parent: Path, cores: int) -> dict:
 
 
 @pytest.fixture(scope="module")
-def quick_cores1(tmp_path_factory):
-    """The quick workflow run to completion with --cores 1."""
-    return run_quick(tmp_path_factory.mktemp("quick_cores1"), cores=1)
+def killed_cores1(tmp_path_factory):
+    """The quick workflow with --cores 1, killed (SIGKILL to its process group) once the first
+    result is written, then unlocked and resumed with --cores 1 to completion: dict as
+    ``run_quick`` plus ``killed`` (what was checked right after the kill). One run serves both
+    the resume test and the --cores 1 side of the cores comparison (a second, uninterrupted
+    --cores 1 run would cost another whole quick run)."""
+    workdir = make_workdir(tmp_path_factory.mktemp("killed_cores1"))
+    results, figures = result_dirs(workdir)
+    log = workdir.parent / "killed.log"
+    start = time.monotonic()
+    proc = start_quick(workdir, log)
+    wait_for(proc, lambda: any(results.rglob("*.json")), log)
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=60)
+    killed = {"manifest_written": (figures / "MANIFEST.sha256").exists(),
+              "temporary_files": [p for folder in (results, figures) if folder.exists() for p in folder.rglob("*.tmp")]}
+    assert_results_whole(workdir)
+    plain = snakemake(workdir, "--cores", "1", "--configfile", QUICK, check=False)
+    killed["plain_restart"] = (plain.returncode, plain.stdout)
+    snakemake(workdir, "--unlock", "--configfile", QUICK)
+    resumed = snakemake(workdir, "--cores", "1", "--rerun-incomplete", "--configfile", QUICK)
+    return {"workdir": workdir, "output": resumed.stdout, "seconds": time.monotonic() - start,
+            "hashes": figure_hashes(workdir), "killed": killed}
 
 
 def copy_completed(run: dict, parent: Path) -> Path:
@@ -168,10 +189,10 @@ def job_counts(output: str) -> dict[str, int]:
 # --- (a) figures do not depend on --cores ------------------------------------------------
 
 @pytest.mark.slow
-def test_figures_identical_across_cores(quick_cores1, quick_cores2):
-    """--cores 1 and --cores 2, in separate folders, give byte-identical figures (PDF, PNG)
-    and an identical MANIFEST.sha256."""
-    h1, h2 = quick_cores1["hashes"], quick_cores2["hashes"]
+def test_figures_identical_across_cores(killed_cores1, quick_cores2):
+    """--cores 1 (killed and resumed) and --cores 2, in separate folders, give byte-identical
+    figures (PDF, PNG) and an identical MANIFEST.sha256."""
+    h1, h2 = killed_cores1["hashes"], quick_cores2["hashes"]
     assert "MANIFEST.sha256" in h1
     assert any(name.endswith(".pdf") for name in h1) and any(name.endswith(".png") for name in h1)
     assert h1 == h2
@@ -184,17 +205,18 @@ def test_figures_identical_across_cores(quick_cores1, quick_cores2):
 
 
 @pytest.mark.slow
-def test_results_identical_across_cores(quick_cores1, quick_cores2):
+def test_results_identical_across_cores(killed_cores1, quick_cores2):
     """The simulated numbers themselves (every array of every .npz result) do not depend on
-    --cores: seeds are keyed by (experiment, point, replicate), not by job order."""
-    a1, a2 = result_arrays(quick_cores1["workdir"]), result_arrays(quick_cores2["workdir"])
+    --cores (nor on a kill and resume): seeds are keyed by (experiment, point, replicate), not by
+    job order."""
+    a1, a2 = result_arrays(killed_cores1["workdir"]), result_arrays(quick_cores2["workdir"])
     assert a1 and a1.keys() == a2.keys()
     for name in a1:
         assert a1[name].keys() == a2[name].keys(), name
         for key in a1[name]:
             np.testing.assert_array_equal(a1[name][key], a2[name][key], err_msg=f"{name}:{key}")
     # and the files themselves (ssi.io.npz_bytes writes no timestamps)
-    r1, r2 = (result_dirs(run["workdir"])[0] for run in (quick_cores1, quick_cores2))
+    r1, r2 = (result_dirs(run["workdir"])[0] for run in (killed_cores1, quick_cores2))
     for name in a1:
         assert sha256(r1 / name) == sha256(r2 / name), f"{name}: same arrays, different bytes"
 
@@ -397,31 +419,20 @@ def wait_for(proc: subprocess.Popen, predicate, log: Path, timeout: float = TIME
 
 
 @pytest.mark.slow
-def test_killed_run_resumes_to_same_figures(quick_cores2, tmp_path):
+def test_killed_run_resumes_to_same_figures(killed_cores1, quick_cores2):
     """SIGKILL of the whole process group once the first result is written (as on a node
     failure); no partial file is left; restarting needs `--unlock` (stale lock) and
-    `--rerun-incomplete` (the job the kill caught); the resumed run (--cores 2: the killed one
-    had --cores 1) ends with the same figures and manifest as the uninterrupted --cores 2 run,
-    and no temporary file."""
-    workdir = make_workdir(tmp_path)
-    results, figures = result_dirs(workdir)
-    log = tmp_path / "killed.log"
-    proc = start_quick(workdir, log)
-    wait_for(proc, lambda: any(results.rglob("*.json")), log)
-    time.sleep(0.3)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=60)
-    assert not (figures / "MANIFEST.sha256").exists(), "the kill came after the end of the run"
-    assert_results_whole(workdir)
-
-    plain = snakemake(workdir, "--cores", "1", "--configfile", QUICK, check=False)
-    assert plain.returncode != 0
-    assert "--unlock" in plain.stdout or "--rerun-incomplete" in plain.stdout, plain.stdout[-3000:]
-
-    snakemake(workdir, "--unlock", "--configfile", QUICK)
-    resumed = snakemake(workdir, "--cores", "2", "--rerun-incomplete", "--configfile", QUICK)
-    assert "Nothing to be done" not in resumed.stdout
-    assert figure_hashes(workdir) == quick_cores2["hashes"]
+    `--rerun-incomplete` (the job the kill caught); the resumed run ends with the same figures
+    and manifest as the uninterrupted --cores 2 run, and no temporary file."""
+    killed = killed_cores1["killed"]
+    assert not killed["manifest_written"], "the kill came after the end of the run"
+    assert not killed["temporary_files"], f"temporary files left behind: {killed['temporary_files']}"
+    code, output = killed["plain_restart"]
+    assert code != 0
+    assert "--unlock" in output or "--rerun-incomplete" in output, output[-3000:]
+    assert "Nothing to be done" not in killed_cores1["output"]
+    assert killed_cores1["hashes"] == quick_cores2["hashes"]
+    workdir = killed_cores1["workdir"]
     assert_results_whole(workdir)
     assert "Nothing to be done" in snakemake(workdir, "-n", "--configfile", QUICK).stdout
 
