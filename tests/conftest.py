@@ -5,10 +5,10 @@
 tests (tests/test_workflow.py) inspect and copy it, and the SLURM test (tests/test_slurm.py)
 compares its own run with it, instead of each running the quick workflow again.
 
-With pytest-xdist (``-n 2 --dist loadgroup``, the README's test command), every test that needs
-a completed quick run (``quick_cores2``, the killed-and-resumed run, the SLURM cluster) is put
-in one group, ``xdist_group("quick")``, so that they run on one worker and the quick run is
-made once, while the other worker takes the rest of the suite.
+With pytest-xdist (``-n 2 --dist loadgroup``, the README's test command), the test modules that
+need a completed quick run (``quick_cores2``, the killed-and-resumed run, the SLURM cluster:
+``QUICK_RUN_MODULES``) run on one worker as one unit, so the quick run is made once, while the
+other worker takes the rest of the suite test by test.
 
 At session start, a /etc/slurm/slurm.conf left by a killed test cluster is removed
 (tests/cluster/slurm.remove_stale_conf): while it exists every Snakemake start waits ~9 s for
@@ -29,15 +29,36 @@ def pytest_sessionstart(session):
             print("conftest: removed a stale /etc/slurm/slurm.conf left by a killed test cluster")
 
 
-#: fixtures that make (or stand on) a whole quick run: their tests share one xdist worker
+#: fixtures that make (or stand on) a whole quick run
 QUICK_RUN_FIXTURES = {"quick_cores2", "killed_cores1", "slurm_cluster"}
+#: the test modules that use them: with ``--dist loadgroup`` their tests form one unit of work
+QUICK_RUN_MODULES = {"test_audit_compute.py", "test_notebooks.py", "test_report.py", "test_slurm.py",
+                     "test_workflow.py"}
 
 
-@pytest.hookimpl(tryfirst=True)      # before xdist reads the marks (--dist loadgroup)
 def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if QUICK_RUN_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.xdist_group("quick"))
+    outside = sorted({item.path.name for item in items
+                      if QUICK_RUN_FIXTURES & set(getattr(item, "fixturenames", ()))} - QUICK_RUN_MODULES)
+    if outside:
+        raise pytest.UsageError(f"{outside} use a whole quick run ({sorted(QUICK_RUN_FIXTURES)}): add them to "
+                                "QUICK_RUN_MODULES in tests/conftest.py")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup``: the modules of QUICK_RUN_MODULES go to one worker as one unit, every
+    other test is scheduled on its own. (xdist's own grouping by ``xdist_group`` marks rewrites
+    ``item._nodeid``, which pytest 9 no longer reads: it scheduled the marked tests on both
+    workers, and the quick run was made twice.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class QuickRunUnit(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return "quick" if nodeid.split("::", 1)[0].rsplit("/", 1)[-1] in QUICK_RUN_MODULES else nodeid
+
+    return QuickRunUnit(config, log)
 
 
 @pytest.fixture(scope="session")

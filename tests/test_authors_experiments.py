@@ -16,6 +16,7 @@ import yaml
 from snakemake.utils import validate
 
 from ssi.experiments import authors as au
+from test_workflow import make_workdir
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "authors.schema.yaml")
@@ -90,9 +91,9 @@ def test_quick_authors_workflow_writes_figures_numbers_manifest(tmp_path):
     conf = tmp_path / "authors_quick.yaml"
     conf.write_text(yaml.safe_dump(cfg))
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    snake = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", str(conf), "-d", str(ROOT),
-             "--snakefile", str(ROOT / "Snakefile"), "--quiet"]
-    subprocess.run(snake, check=True, env=env, cwd=ROOT)
+    workdir = make_workdir(tmp_path)      # a copy of the workflow files: Snakemake's lock and metadata stay out of the repository
+    snake = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", str(conf), "--quiet"]
+    subprocess.run(snake, check=True, env=env, cwd=workdir)
     fig = tmp_path / "fig"
     names = au.figure_names(cfg)
     for n in names:
@@ -102,6 +103,6 @@ def test_quick_authors_workflow_writes_figures_numbers_manifest(tmp_path):
     assert f"{names[0]}.png" in manifest and "numbers/authors.json" in manifest
     first = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in fig.glob("*.png")}
     shutil.rmtree(fig)
-    subprocess.run(snake + ["--forcerun", "authors_plot"], check=True, env=env, cwd=ROOT)
+    subprocess.run(snake + ["--forcerun", "authors_plot"], check=True, env=env, cwd=workdir)
     again = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in fig.glob("*.png")}
     assert first == again
