@@ -134,7 +134,6 @@ def test_quick_workflow_through_slurm(slurm_cluster, quick_cores2, tmp_path_fact
         assert sha256(ours / name) == sha256(theirs / name), f"{name}: SLURM and local results differ"
 
 
-
 def test_every_numbers_plot_and_bookkeeping_rule_is_a_localrule():
     """What the SLURM run shows for C2 holds for every family: each rule whose job is seconds of
     work (numbers, plots, report tables, manifest, claims, audits, hash list) is declared in a
