@@ -154,9 +154,8 @@ def killed_cores1(tmp_path_factory):
     time.sleep(0.3)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=60)
-    killed = {"manifest_written": (figures / "MANIFEST.sha256").exists(),
-              "temporary_files": [p for folder in (results, figures) if folder.exists() for p in folder.rglob("*.tmp")]}
-    assert_results_whole(workdir)
+    killed = {"manifest_written": (figures / "MANIFEST.sha256").exists()}
+    assert_results_whole(workdir)          # right after the kill: no temporary file, every result whole
     plain = snakemake(workdir, "--cores", "1", "--configfile", QUICK, check=False)
     killed["plain_restart"] = (plain.returncode, plain.stdout)
     snakemake(workdir, "--unlock", "--configfile", QUICK)
@@ -426,7 +425,6 @@ def test_killed_run_resumes_to_same_figures(killed_cores1, quick_cores2):
     and manifest as the uninterrupted --cores 2 run, and no temporary file."""
     killed = killed_cores1["killed"]
     assert not killed["manifest_written"], "the kill came after the end of the run"
-    assert not killed["temporary_files"], f"temporary files left behind: {killed['temporary_files']}"
     code, output = killed["plain_restart"]
     assert code != 0
     assert "--unlock" in output or "--rerun-incomplete" in output, output[-3000:]
