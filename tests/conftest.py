@@ -64,7 +64,7 @@ def pytest_xdist_make_scheduler(config, log):
 @pytest.fixture(scope="session")
 def quick_cores2(tmp_path_factory):
     """The quick workflow run to completion with --cores 2: dict with ``workdir``, ``output``,
-    ``seconds``, ``hashes`` (test_workflow.run_quick). Tests must not modify the folder (copy it)."""
+    ``hashes`` (test_workflow.run_quick). Tests must not modify the folder (copy it)."""
     from test_workflow import run_quick
 
     return run_quick(tmp_path_factory.mktemp("quick_cores2"), cores=2)

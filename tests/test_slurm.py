@@ -75,13 +75,6 @@ def cluster_options(partition: str) -> list[str]:
             "--default-resources", *[f"{key}={value}" for key, value in resources.items()]]
 
 
-def placement(output: str) -> tuple[list[str], list[str]]:
-    """(submitted, local) rule names of the jobs in a snakemake output: the main process prints
-    "rule X:" for a job it submits, "localrule X:" for one it runs itself."""
-    return (re.findall(r"^\s*rule (\w+):$", output, flags=re.M),
-            re.findall(r"^\s*localrule (\w+):$", output, flags=re.M))
-
-
 @pytest.mark.slow
 def test_quick_workflow_through_slurm(slurm_cluster, quick_cores2, tmp_path_factory):
     """C2 of the quick config (``TARGETS``) through the SLURM profile: exits 0; every non-local
@@ -106,7 +99,9 @@ def test_quick_workflow_through_slurm(slurm_cluster, quick_cores2, tmp_path_fact
 
     assert f"Using profile {PROFILE}" in out
     counts = job_counts(out)
-    remote, local_ = placement(out)
+    # the main process prints "rule X:" for a job it submits, "localrule X:" for one it runs
+    remote = re.findall(r"^\s*rule (\w+):$", out, flags=re.M)
+    local_ = re.findall(r"^\s*localrule (\w+):$", out, flags=re.M)
     assert sorted(remote + local_) == sorted(r for r, n in counts.items() if r != "total" for _ in range(n)), \
         (counts, remote, local_)
     assert set(remote) == SWEEP_RULES, f"submitted to SLURM: {set(remote)}, expected {SWEEP_RULES}"

@@ -129,10 +129,8 @@ def assert_results_whole(workdir: Path) -> None:
 
 def run_quick(parent: Path, cores: int) -> dict:
     workdir = make_workdir(parent)
-    start = time.monotonic()
     proc = snakemake(workdir, "--cores", cores, "--configfile", QUICK)
-    return {"workdir": workdir, "output": proc.stdout, "seconds": time.monotonic() - start,
-            "hashes": figure_hashes(workdir)}
+    return {"workdir": workdir, "output": proc.stdout, "hashes": figure_hashes(workdir)}
 
 
 # quick_cores2 (the quick workflow with --cores 2, run once per session) is in tests/conftest.py
@@ -148,7 +146,6 @@ def killed_cores1(tmp_path_factory):
     workdir = make_workdir(tmp_path_factory.mktemp("killed_cores1"))
     results, figures = result_dirs(workdir)
     log = workdir.parent / "killed.log"
-    start = time.monotonic()
     proc = start_quick(workdir, log)
     wait_for(proc, lambda: any(results.rglob("*.json")), log)
     time.sleep(0.3)
@@ -160,8 +157,7 @@ def killed_cores1(tmp_path_factory):
     killed["plain_restart"] = (plain.returncode, plain.stdout)
     snakemake(workdir, "--unlock", "--configfile", QUICK)
     resumed = snakemake(workdir, "--cores", "1", "--rerun-incomplete", "--configfile", QUICK)
-    return {"workdir": workdir, "output": resumed.stdout, "seconds": time.monotonic() - start,
-            "hashes": figure_hashes(workdir), "killed": killed}
+    return {"workdir": workdir, "output": resumed.stdout, "hashes": figure_hashes(workdir), "killed": killed}
 
 
 def copy_completed(run: dict, parent: Path) -> Path:
