@@ -15,14 +15,18 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import seaborn as sns  # noqa: E402
+from matplotlib.colors import to_rgb  # noqa: E402
 
 from .io import _atomic_write_bytes  # noqa: E402
 
 #: figure width of one column / two columns, inches
 WIDTH_SINGLE = 3.4
 WIDTH_DOUBLE = 7.0
-PALETTE = sns.color_palette("colorblind")
+#: seaborn's "colorblind" palette, ``seaborn.color_palette("colorblind")`` as RGB tuples.
+#: Written out because importing seaborn (pandas, scipy.stats) costs ~1 s in every figure job
+#: for these ten colours; tests/test_plotting.py checks that it is seaborn's, value for value.
+PALETTE = [to_rgb(h) for h in ("#0173B2", "#DE8F05", "#029E73", "#D55E00", "#CC78BC",
+                               "#CA9161", "#FBAFE4", "#949494", "#ECE133", "#56B4E9")]
 
 _RC = {
     "font.family": "DejaVu Sans",

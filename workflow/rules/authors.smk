@@ -148,6 +148,8 @@ rule authors_numbers:
 
 
 rule authors_plot:
+    # the longest job at the end of its family's chain: started as soon as its inputs exist
+    priority: 5
     input:
         AU_SGD,
         AU_ODE,

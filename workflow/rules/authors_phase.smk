@@ -21,6 +21,10 @@ localrules:
 
 
 rule authors_phase_reference:
+    # a 2-thread job gets both cores only when no 1-thread job runs, which after the first
+    # seconds happens again only at the end: it goes first. Snakemake maximises the sum of the
+    # priorities it starts, so 50 beats any two 1-thread jobs (docs/performance.md, "Scheduling")
+    priority: 50
     params:
         section=config["authors_phase"]["reference"],
     output:
@@ -38,6 +42,10 @@ rule authors_phase_reference:
 
 
 rule authors_phase_diagram:
+    # a 2-thread job gets both cores only when no 1-thread job runs, which after the first
+    # seconds happens again only at the end: it goes first. Snakemake maximises the sum of the
+    # priorities it starts, so 50 beats any two 1-thread jobs (docs/performance.md, "Scheduling")
+    priority: 50
     input:
         f"{R}/semantic_positional/landscape.npz",
         f"{R}/authors_phase/reference.npz",
@@ -75,6 +83,8 @@ rule authors_phase_numbers:
 
 
 rule authors_phase_plot:
+    # the longest job at the end of its family's chain: started as soon as its inputs exist
+    priority: 5
     input:
         AP_RESULTS,
         AP_CODE,

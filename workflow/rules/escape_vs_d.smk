@@ -78,6 +78,8 @@ rule escape_vs_d_numbers:
 
 
 rule escape_vs_d_plot:
+    # the longest job at the end of its family's chain: started as soon as its inputs exist
+    priority: 5
     input:
         C1_RESULTS,
         C1_CODE,

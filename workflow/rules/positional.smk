@@ -85,6 +85,8 @@ rule positional_numbers:
 
 
 rule positional_plot:
+    # the longest job at the end of its family's chain: started as soon as its inputs exist
+    priority: 5
     input:
         PE_RESULTS,
         PE_CODE,

@@ -26,6 +26,10 @@ localrules:
 
 
 rule semantic_positional_landscape:
+    # a 2-thread job gets both cores only when no 1-thread job runs, which after the first
+    # seconds happens again only at the end: it goes first. Snakemake maximises the sum of the
+    # priorities it starts, so 50 beats any two 1-thread jobs (docs/performance.md, "Scheduling")
+    priority: 50
     params:
         section=config["semantic_positional"]["landscape"],
     output:
@@ -139,6 +143,8 @@ rule semantic_positional_numbers:
 
 
 rule semantic_positional_plot:
+    # the longest job at the end of its family's chain: started as soon as its inputs exist
+    priority: 5
     input:
         SP_RESULTS,
         SP_CODE,

@@ -15,6 +15,8 @@ localrules:
 
 
 rule tied_untied_ode:
+    # every tied_untied_sgd job waits on it
+    priority: 10
     params:
         case=lambda wildcards: config["tied_untied"]["cases"][wildcards.case],
         section={k: config["tied_untied"][k] for k in ["escape_level"]},
@@ -118,6 +120,8 @@ rule tied_untied_numbers:
 
 
 rule tied_untied_plot:
+    # the longest job at the end of its family's chain: started as soon as its inputs exist
+    priority: 5
     input:
         TU_RESULTS,
         TU_CODE,
