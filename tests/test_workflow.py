@@ -12,8 +12,8 @@ What is checked (docs/workflow.md):
 
 * figures, the manifest and the result arrays do not depend on ``--cores``;
 * a second run on a completed folder does nothing;
-* ``snakemake audit`` passes on a completed folder, and fails naming the file after a
-  figure or the manifest is tampered with;
+* ``snakemake audit`` passes on a completed folder, and fails naming every tampered file
+  after a figure, a manifest line, a committed number and the results are changed;
 * bad config values fail before any job runs, naming the config key;
 * a run killed with SIGKILL resumes (``--unlock``, then ``--rerun-incomplete``) to the same
   figures, and Ctrl-C (SIGINT) leaves no lock and no partial file;
@@ -272,54 +272,67 @@ def test_audit_passes_on_completed_folder(quick_cores2, tmp_path):
     assert job_counts(proc.stdout) == {"audit": 1, "total": 1}
 
 
-TAMPERING = {
-    # name: what is changed in a completed folder, and the file the audit must name
-    "manifest_line": "the PNG's line of MANIFEST.sha256 gets another digest",
-    "png_overwritten": "the last 16 bytes of the PNG are zeroed",
-    "numbers_value": "one number of numbers/two_phases.json is changed",
-    "results_changed": "the SGD results are rescaled by 1 + 1e-6 (as if made on another machine)",
-}
+def _tamper_manifest_line(results, figures):
+    """the first PNG's line of MANIFEST.sha256 gets another digest"""
+    manifest = figures / "MANIFEST.sha256"
+    lines = manifest.read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if line.endswith(".png") and "/" not in line
+             and not line.endswith(("two_phases.png", "positional_escape.png")))
+    digest, named = lines[i].split(maxsplit=1)
+    lines[i] = f"{'0' * len(digest)}  {named}"
+    manifest.write_text("\n".join(lines) + "\n")
+    return f"{named}: file on disk differs from the manifest"
+
+
+def _tamper_png(results, figures):
+    """the last 16 bytes of a PNG are zeroed"""
+    png = figures / "positional_escape.png"
+    png.write_bytes(png.read_bytes()[:-16] + b"\0" * 16)
+    return f"{png.name}: file on disk differs from the manifest"
+
+
+def _tamper_numbers_value(results, figures):
+    """one number of the committed numbers/escape_vs_d.json is changed"""
+    numbers = figures / "numbers" / "escape_vs_d.json"
+    record = json.loads(numbers.read_text())
+    row = record["rows"][0]
+    key = next(k for k, v in row.items() if isinstance(v, float))
+    row[key] *= 1.001
+    numbers.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    return f"{numbers.name}: "
+
+
+def _tamper_results(results, figures):
+    """the C2 SGD results are rescaled by 1 + 1e-6 (as if made on another machine): the
+    numbers recomputed from them no longer match the committed numbers/two_phases.json"""
+    for path in (results / "two_phases").glob("sgd_*.npz"):
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+        arrays["m"] = arrays["m"] * (1 + 1e-6)
+        np.savez_compressed(path, **arrays)
+    return "two_phases.json: "
+
+
+#: each changes a different family's files, so that what names one cannot come from another
+TAMPERING = (_tamper_manifest_line, _tamper_png, _tamper_numbers_value, _tamper_results)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("tamper", list(TAMPERING))
-def test_audit_fails_after_tampering(quick_cores2, tmp_path, tamper):
-    """The audit fails (non-zero exit) naming the file, after a figure, the manifest, the
-    committed numbers or the results are changed; and it rewrites none of the committed files
-    (the manifest and the numbers are not rebuilt from the tampered files before comparing)."""
+def test_audit_names_every_tampered_file(quick_cores2, tmp_path):
+    """After a figure, a manifest line, a committed number and the results are changed (four
+    families, one change each), the audit fails (non-zero exit) and names every one of them
+    with what is wrong (it does not stop at the first); and it rewrites none of the committed
+    files (the manifest and the numbers are not rebuilt from the tampered files before
+    comparing). One audit run for the four: each re-renders every figure set."""
     workdir = copy_completed(quick_cores2, tmp_path)
     results, figures = result_dirs(workdir)
-    manifest = figures / "MANIFEST.sha256"
-    if tamper == "manifest_line":
-        lines = manifest.read_text().splitlines()
-        i = next(i for i, line in enumerate(lines) if line.endswith(".png"))
-        digest, named = lines[i].split(maxsplit=1)
-        lines[i] = f"{'0' * len(digest)}  {named}"
-        manifest.write_text("\n".join(lines) + "\n")
-    elif tamper == "png_overwritten":
-        png = figures / "two_phases.png"
-        named = png.name
-        png.write_bytes(png.read_bytes()[:-16] + b"\0" * 16)
-    elif tamper == "numbers_value":
-        numbers = figures / "numbers" / "two_phases.json"
-        named = numbers.name
-        record = json.loads(numbers.read_text())
-        row = record["rows"][0]
-        key = next(k for k, v in row.items() if isinstance(v, float))
-        row[key] *= 1.001
-        numbers.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
-    else:
-        named = "two_phases.json"
-        for path in (results / "two_phases").glob("sgd_*.npz"):   # the C2 runs that two_phases.json is made of
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {k: data[k] for k in data.files}
-            arrays["m"] = arrays["m"] * (1 + 1e-6)
-            np.savez_compressed(path, **arrays)
+    expected = {tamper.__name__: tamper(results, figures) for tamper in TAMPERING}
     committed = {p: sha256(p) for p in figures.rglob("*") if p.is_file()}
     proc = snakemake(workdir, "audit", "--configfile", QUICK, "--cores", "2", check=False)
     assert proc.returncode != 0, proc.stdout[-3000:]
     assert "audit failed" in proc.stdout
-    assert f"{named}:" in proc.stdout, proc.stdout[-3000:]
+    for tamper, message in expected.items():
+        assert message in proc.stdout, (tamper, message, proc.stdout[-3000:])
     assert job_counts(proc.stdout) == {"audit": 1, "total": 1}
     assert {p: sha256(p) for p in figures.rglob("*") if p.is_file()} == committed
 
