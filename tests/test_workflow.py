@@ -273,7 +273,7 @@ def test_audit_passes_on_completed_folder(quick_cores2, tmp_path):
 
 
 def _tamper_manifest_line(results, figures):
-    """the first PNG's line of MANIFEST.sha256 gets another digest"""
+    """the line of a top-level PNG (not one the other changes touch) in MANIFEST.sha256 gets another digest"""
     manifest = figures / "MANIFEST.sha256"
     lines = manifest.read_text().splitlines()
     i = next(i for i, line in enumerate(lines) if line.endswith(".png") and "/" not in line

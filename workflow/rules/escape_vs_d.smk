@@ -78,7 +78,7 @@ rule escape_vs_d_numbers:
 
 
 rule escape_vs_d_plot:
-    # the longest job at the end of its family's chain: started as soon as its inputs exist
+    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
     priority: 5
     input:
         C1_RESULTS,

@@ -85,7 +85,7 @@ rule positional_numbers:
 
 
 rule positional_plot:
-    # the longest job at the end of its family's chain: started as soon as its inputs exist
+    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
     priority: 5
     input:
         PE_RESULTS,

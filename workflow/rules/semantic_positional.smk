@@ -143,7 +143,7 @@ rule semantic_positional_numbers:
 
 
 rule semantic_positional_plot:
-    # the longest job at the end of its family's chain: started as soon as its inputs exist
+    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
     priority: 5
     input:
         SP_RESULTS,

@@ -120,7 +120,7 @@ rule tied_untied_numbers:
 
 
 rule tied_untied_plot:
-    # the longest job at the end of its family's chain: started as soon as its inputs exist
+    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
     priority: 5
     input:
         TU_RESULTS,
