@@ -10,7 +10,7 @@ pools pinned to 1 before anything is imported). Takes ~3 min on 2 cores (``--qui
    (matrix-valued mixture target, C5); L = 10 untied feed-forward (ReLU, he2_sum) — for
 
    * the authors' method: one sample per step, autograd (torch, an optional benchmark-only
-     dependency: ``pip install torch==2.13.0``, or the ``bench`` extra). Without torch the
+     dependency, not in pyproject.toml: ``pip install torch``, a CPU build). Without torch the
      table says so and shows our explicit engine with one replicate as the stand-in;
    * our explicit engine (weights in R^d, replicates batched with numpy);
    * our reduced engine (dimension-free, numba; ``docs/theory.md``, "The reduced simulator");
@@ -18,7 +18,7 @@ pools pinned to 1 before anything is imported). Takes ~3 min on 2 cores (``--qui
    and the ratios reduced/authors and explicit/authors, measured in the same process.
 2. The physical limit of the reduced engine: the random numbers (normals, one χ² draw per
    token block) and exponentials of one reduced step, against this machine's measured rates
-   of numba's ``Generator.standard_normal``, ``standard_gamma`` and ``math.exp`` in a compiled
+   of numba's ``Generator.standard_normal``, the kernels' χ² draw and ``math.exp`` in a compiled
    loop; the time per step these alone need, and the fraction of it the engine reaches.
 3. Scaling with work: wall time of the reduced engine against steps × replicates and d
    (linear in steps × replicates, flat in d), and with ``threads=2``.
@@ -53,6 +53,7 @@ import numba  # noqa: E402
 from numba import njit  # noqa: E402
 
 from ssi import Problem, simulate  # noqa: E402
+from ssi.sgd.reduced import _standard_gamma  # noqa: E402
 
 try:
     import torch  # noqa: E402
@@ -156,9 +157,12 @@ def _normals(rng, n):
 
 @njit(cache=False)
 def _gammas(rng, n, shape):
+    # the kernels' own χ² draw (NumPy's algorithm written out, ssi.sgd.reduced._standard_gamma)
+    b = shape - 1.0 / 3.0
+    c = 1.0 / math.sqrt(9.0 * b)
     s = 0.0
     for _ in range(n):
-        s += rng.standard_gamma(shape)
+        s += _standard_gamma(rng, shape, b, c)
     return s
 
 
