@@ -29,6 +29,16 @@ if not set(config) - {"audit_n", "audit_seed"}:
 # Ctrl-C also stops a job that Snakemake was starting as the signal came (src/ssi/_interrupt.py)
 forward_interrupts()
 
+# Job priorities (docs/performance.md, "Scheduling"): Snakemake starts the ready jobs whose
+# priorities add up highest; jobs of equal priority go in no set order.
+#: a 2-thread job gets both cores only while no 1-thread job runs, which after the first
+#: seconds happens again only at the end: it goes first, above any two 1-thread jobs together
+PRIORITY_BOTH_CORES = 50
+#: a job other jobs wait on (every tied_untied_sgd job needs tied_untied_ode)
+PRIORITY_FEEDS_OTHERS = 10
+#: a figure job ends its family's chain (3-20 s of rendering): it starts as soon as its inputs exist
+PRIORITY_FIGURE = 5
+
 if "authors" in config:
     # The authors' own experiments (config/authors.yaml): their rule family only, own
     # schema, figures and manifest under figures/authors/ (the paper figures are untouched).

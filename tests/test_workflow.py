@@ -272,12 +272,16 @@ def test_audit_passes_on_completed_folder(quick_cores2, tmp_path):
     assert job_counts(proc.stdout) == {"audit": 1, "total": 1}
 
 
+#: the PNG that _tamper_png changes (the manifest-line change picks another one)
+TAMPERED_PNG = "positional_escape.png"
+
+
 def _tamper_manifest_line(results, figures):
     """the line of a top-level PNG (not one the other changes touch) in MANIFEST.sha256 gets another digest"""
     manifest = figures / "MANIFEST.sha256"
     lines = manifest.read_text().splitlines()
     i = next(i for i, line in enumerate(lines) if line.endswith(".png") and "/" not in line
-             and not line.endswith(("two_phases.png", "positional_escape.png")))
+             and not line.endswith(("two_phases.png", TAMPERED_PNG)))
     digest, named = lines[i].split(maxsplit=1)
     lines[i] = f"{'0' * len(digest)}  {named}"
     manifest.write_text("\n".join(lines) + "\n")
@@ -286,7 +290,7 @@ def _tamper_manifest_line(results, figures):
 
 def _tamper_png(results, figures):
     """the last 16 bytes of a PNG are zeroed"""
-    png = figures / "positional_escape.png"
+    png = figures / TAMPERED_PNG
     png.write_bytes(png.read_bytes()[:-16] + b"\0" * 16)
     return f"{png.name}: file on disk differs from the manifest"
 

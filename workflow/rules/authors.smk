@@ -148,8 +148,7 @@ rule authors_numbers:
 
 
 rule authors_plot:
-    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
-    priority: 5
+    priority: PRIORITY_FIGURE
     input:
         AU_SGD,
         AU_ODE,

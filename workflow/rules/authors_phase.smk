@@ -21,10 +21,7 @@ localrules:
 
 
 rule authors_phase_reference:
-    # a 2-thread job gets both cores only when no 1-thread job runs, which after the first
-    # seconds happens again only at the end: it goes first. Snakemake maximises the sum of the
-    # priorities it starts, so 50 beats any two 1-thread jobs (docs/performance.md, "Scheduling")
-    priority: 50
+    priority: PRIORITY_BOTH_CORES
     params:
         section=config["authors_phase"]["reference"],
     output:
@@ -42,10 +39,7 @@ rule authors_phase_reference:
 
 
 rule authors_phase_diagram:
-    # a 2-thread job gets both cores only when no 1-thread job runs, which after the first
-    # seconds happens again only at the end: it goes first. Snakemake maximises the sum of the
-    # priorities it starts, so 50 beats any two 1-thread jobs (docs/performance.md, "Scheduling")
-    priority: 50
+    priority: PRIORITY_BOTH_CORES
     input:
         f"{R}/semantic_positional/landscape.npz",
         f"{R}/authors_phase/reference.npz",
@@ -83,8 +77,7 @@ rule authors_phase_numbers:
 
 
 rule authors_phase_plot:
-    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
-    priority: 5
+    priority: PRIORITY_FIGURE
     input:
         AP_RESULTS,
         AP_CODE,

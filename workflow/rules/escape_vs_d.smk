@@ -78,8 +78,7 @@ rule escape_vs_d_numbers:
 
 
 rule escape_vs_d_plot:
-    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
-    priority: 5
+    priority: PRIORITY_FIGURE
     input:
         C1_RESULTS,
         C1_CODE,

@@ -85,8 +85,7 @@ rule positional_numbers:
 
 
 rule positional_plot:
-    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
-    priority: 5
+    priority: PRIORITY_FIGURE
     input:
         PE_RESULTS,
         PE_CODE,

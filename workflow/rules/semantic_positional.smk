@@ -26,10 +26,7 @@ localrules:
 
 
 rule semantic_positional_landscape:
-    # a 2-thread job gets both cores only when no 1-thread job runs, which after the first
-    # seconds happens again only at the end: it goes first. Snakemake maximises the sum of the
-    # priorities it starts, so 50 beats any two 1-thread jobs (docs/performance.md, "Scheduling")
-    priority: 50
+    priority: PRIORITY_BOTH_CORES
     params:
         section=config["semantic_positional"]["landscape"],
     output:
@@ -143,8 +140,7 @@ rule semantic_positional_numbers:
 
 
 rule semantic_positional_plot:
-    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
-    priority: 5
+    priority: PRIORITY_FIGURE
     input:
         SP_RESULTS,
         SP_CODE,

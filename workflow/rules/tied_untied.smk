@@ -15,8 +15,7 @@ localrules:
 
 
 rule tied_untied_ode:
-    # every tied_untied_sgd job waits on it
-    priority: 10
+    priority: PRIORITY_FEEDS_OTHERS
     params:
         case=lambda wildcards: config["tied_untied"]["cases"][wildcards.case],
         section={k: config["tied_untied"][k] for k in ["escape_level"]},
@@ -120,8 +119,7 @@ rule tied_untied_numbers:
 
 
 rule tied_untied_plot:
-    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
-    priority: 5
+    priority: PRIORITY_FIGURE
     input:
         TU_RESULTS,
         TU_CODE,

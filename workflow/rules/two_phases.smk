@@ -67,8 +67,7 @@ rule two_phases_numbers:
 
 
 rule two_phases_plot:
-    # a figure job ends its family's chain (3-20 s of rendering): started as soon as its inputs exist
-    priority: 5
+    priority: PRIORITY_FIGURE
     input:
         TP_RESULTS,
         TP_CODE,
