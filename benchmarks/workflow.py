@@ -164,7 +164,7 @@ def record(section: str, key: str, entry: dict, out: Path = OUT) -> None:
     tmp = out.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     tmp.replace(out)
-    print(f"{out.relative_to(ROOT)}: {section}/{key}: {json.dumps(entry, ensure_ascii=False)[:300]}")
+    print(f"{out}: {section}/{key}: {json.dumps(entry, ensure_ascii=False)[:300]}")
 
 
 def run(args) -> None:

@@ -99,6 +99,8 @@ def families_table(root: Path, configfile: str) -> str:
 
 
 def _rate(x: float) -> str:
+    if 1e3 <= x < 1e4:
+        return f"{x:,.0f}"
     if x >= 1e4:
         mantissa, exponent = f"{x:.1e}".split("e")
         return f"{mantissa}·10{_superscript(int(exponent))}"
@@ -116,7 +118,9 @@ def engine_speed(root: Path) -> str:
     if not rows:
         return "engine speed not measured (`python benchmarks/engines.py`)"
     low, high = min(r["reduced"] for r in rows), max(r["reduced"] for r in rows)
-    text = f"reduced engine, L = 2 attention: {_rate(low)}–{_rate(high)} steps/s on one core at any d"
+    dims = sorted({r["d"] for r in rows})
+    where = "at any d" if len(dims) > 1 else f"at d = 10{_superscript(len(str(dims[0])) - 1)}"
+    text = f"reduced engine, L = 2 attention: {_rate(low)}–{_rate(high)} steps/s on one core {where}"
     authors = [r for r in rows if "torch" in r.get("authors_method", "")]
     if authors:
         by_d = {}
