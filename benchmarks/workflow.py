@@ -15,9 +15,9 @@ hand. Three ways to fill it:
     times one command (e.g. an audit level) in the current checkout and records it under
     ``commands``.
 
-Each entry keeps the machine, commit, date, cores and an optional ``--note`` (e.g. other work
-on the machine). The file is {"configs": {configfile: entry}, "commands": {name: entry}};
-an entry of a config has wall_seconds, cores, jobs, numba_cache, commit, date, machine,
+Each entry keeps the machine, commit, date, cores and an optional ``--note``; ``--loaded``
+marks a run during which other work shared the machine (the pages then say so). The file is
+{"configs": {configfile: entry}, "commands": {name: entry}}; an entry of a config has wall_seconds, cores, jobs, numba_cache, commit, date, machine,
 families {family: {jobs, job_seconds}} (a family is the rule file under workflow/rules/
 that defines the rule) and, where the config has them, experiments {name: {jobs, job_seconds}}.
 """
@@ -114,7 +114,8 @@ def jobs_of(workdir: Path, configfile: str) -> list[dict]:
     return sorted(jobs.values(), key=lambda j: j["start"])
 
 
-def summary(workdir: Path, configfile: str, wall: float | None, cores: int, numba_cache: str, note: str | None) -> dict:
+def summary(workdir: Path, configfile: str, wall: float | None, cores: int, numba_cache: str, note: str | None,
+            loaded: bool = False) -> dict:
     """The entry of one config's run in ``workdir`` (see the module docstring)."""
     jobs = jobs_of(workdir, configfile)
     if not jobs:
@@ -152,6 +153,8 @@ def summary(workdir: Path, configfile: str, wall: float | None, cores: int, numb
                                 for k, v in sorted(per_experiment.items())}
     if note:
         entry["note"] = note
+    if loaded:
+        entry["loaded"] = True
     return entry
 
 
@@ -213,6 +216,7 @@ def main(argv=None) -> None:
     p.add_argument("--cores", type=int, default=os.cpu_count())
     p.add_argument("--numba-cache", choices=("cold", "warm"), required=True)
     p.add_argument("--note")
+    p.add_argument("--loaded", action="store_true", help="other work shared the machine during the run")
     p = sub.add_parser("command", help="time one command in this checkout: NAME -- CMD ...")
     p.add_argument("name")
     p.add_argument("cmd", nargs=argparse.REMAINDER)
@@ -222,7 +226,7 @@ def main(argv=None) -> None:
         run(args)
     elif args.what == "summarise":
         record("configs", args.configfile, summary(args.workdir.resolve(), args.configfile, args.wall, args.cores,
-                                                   args.numba_cache, args.note))
+                                                   args.numba_cache, args.note, args.loaded))
     else:
         if args.cmd and args.cmd[0] == "--":
             args.cmd = args.cmd[1:]

@@ -99,9 +99,11 @@ def registry_table(root=None) -> str:
 
 @fragment("verdicts")
 def _verdicts(root):
+    from ..experiments.claim_text import VERDICTS
+
     counts = Counter(row["verdict"] for row in claim_rows(root))
     total = sum(counts.values())
-    parts = [f"{n} {verdict}" for verdict, n in counts.items()]
+    parts = [f"{counts[verdict]} {verdict}" for verdict in VERDICTS if counts[verdict]]
     return f"{total} rows: " + ", ".join(parts)
 
 

@@ -39,7 +39,8 @@ def run_time(root: Path, configfile: str) -> str:
     entry = run_entry(root, configfile)
     if not entry:
         return NOT_MEASURED
-    return f"about {duration(entry['wall_seconds'])} on {entry['cores']} cores, {entry['numba_cache']} numba cache"
+    shared = ", on a machine shared with other work" if entry.get("loaded") else ""
+    return f"about {duration(entry['wall_seconds'])} on {entry['cores']} cores, {entry['numba_cache']} numba cache{shared}"
 
 
 def command_time(root: Path, name: str) -> str:
@@ -93,7 +94,7 @@ def families_table(root: Path, configfile: str) -> str:
     total = sum(f["job_seconds"] for f in entry["families"].values()) or 1.0
     lines = [f"`{configfile}` ({_where(entry)}):", "",
              "| rule family (workflow/rules/) | jobs | job-seconds | share |", "|---|---|---|---|"]
-    for name, f in entry["families"].items():
+    for name, f in sorted(entry["families"].items(), key=lambda kv: -kv[1]["job_seconds"]):
         lines.append(f"| {name} | {f['jobs']} | {f['job_seconds']:.0f} | {100 * f['job_seconds'] / total:.0f} % |")
     return "\n".join(lines)
 

@@ -22,8 +22,9 @@ END = "<!-- claims:end -->"
 #: one line per term of the README's table, said where the table starts
 TERMS = ("**Escape**: the first SGD step at which the replicate mean of the overlap m (cosine between the "
          "weights and the teacher) reaches 0.5; t = steps/d. **Gain**: T_untied/T_tied, the ratio of the two "
-         "networks' escape steps. [a, b]: 95 % bootstrap interval. Verdicts follow the rules in "
-         "[figures/CLAIMS.md](figures/CLAIMS.md).")
+         "networks' escape steps. **PE**: positional encoding. **Misaligned**: the descent direction at the start "
+         "is positional, the global minimum semantic. [a, b]: 95 % bootstrap interval. Verdicts follow the rules "
+         "in [figures/CLAIMS.md](figures/CLAIMS.md).")
 
 
 #: the terms of the full measured texts of figures/CLAIMS.md
