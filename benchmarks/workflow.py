@@ -183,7 +183,8 @@ def run(args) -> None:
         subprocess.run([snakemake, "--cores", str(args.cores), "--configfile", args.configfile], cwd=clone,
                        env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wall = time.perf_counter() - start
-        entry = summary(clone, args.configfile, wall, args.cores, "cold" if args.cold else "warm", args.note)
+        entry = summary(clone, args.configfile, wall, args.cores, "cold" if args.cold else "warm", args.note,
+                        args.loaded)
     record("configs", args.configfile, entry)
 
 
@@ -198,6 +199,8 @@ def command(args) -> None:
              "commit": commit, "date": datetime.date.today().isoformat(), "machine": machine()}
     if args.note:
         entry["note"] = args.note
+    if args.loaded:
+        entry["loaded"] = True
     record("commands", args.name, entry)
 
 
@@ -209,6 +212,7 @@ def main(argv=None) -> None:
     p.add_argument("--cores", type=int, default=os.cpu_count())
     p.add_argument("--cold", action="store_true", help="empty numba cache (SSI_NUMBA_CACHE in the clone)")
     p.add_argument("--note")
+    p.add_argument("--loaded", action="store_true", help="other work shared the machine during the run")
     p = sub.add_parser("summarise", help="record a run already made in WORKDIR")
     p.add_argument("workdir", type=Path)
     p.add_argument("--configfile", required=True)
@@ -217,10 +221,11 @@ def main(argv=None) -> None:
     p.add_argument("--numba-cache", choices=("cold", "warm"), required=True)
     p.add_argument("--note")
     p.add_argument("--loaded", action="store_true", help="other work shared the machine during the run")
-    p = sub.add_parser("command", help="time one command in this checkout: NAME -- CMD ...")
+    p = sub.add_parser("command", help="time one command in this checkout: [--note N] [--loaded] NAME -- CMD ...")
+    p.add_argument("--note")
+    p.add_argument("--loaded", action="store_true", help="other work shared the machine")
     p.add_argument("name")
     p.add_argument("cmd", nargs=argparse.REMAINDER)
-    p.add_argument("--note")
     args = parser.parse_args(argv)
     if args.what == "run":
         run(args)

@@ -48,7 +48,7 @@ def command_time(root: Path, name: str) -> str:
     entry = load(root, WORKFLOW).get("commands", {}).get(name)
     if not entry:
         return NOT_MEASURED
-    return f"about {duration(entry['wall_seconds'])}"
+    return f"about {duration(entry['wall_seconds'])}" + (" (shared machine)" if entry.get("loaded") else "")
 
 
 def family_seconds(root: Path, configfile: str, family: str) -> str:
