@@ -175,13 +175,20 @@ def run(args) -> None:
     with tempfile.TemporaryDirectory(prefix="ssi-bench-") as tmp:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(clone)], check=True)
-        env = dict(os.environ)
+        env = dict(os.environ, PYTHONPATH=str(clone / "src"))     # the clone's code, not an editable install's
         if args.cold:
             env["SSI_NUMBA_CACHE"] = str(Path(tmp) / "numba-cache")
-        snakemake = shutil.which("snakemake") or str(Path(sys.executable).parent / "snakemake")
+        snakemake = str(Path(sys.executable).parent / "snakemake")
+        if not Path(snakemake).is_file():
+            snakemake = shutil.which("snakemake") or "snakemake"
+        log = Path(tmp) / "snakemake.log"
         start = time.perf_counter()
-        subprocess.run([snakemake, "--cores", str(args.cores), "--configfile", args.configfile], cwd=clone,
-                       env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with log.open("w") as out:
+            result = subprocess.run([snakemake, "--cores", str(args.cores), "--configfile", args.configfile],
+                                    cwd=clone, env=env, stdout=out, stderr=subprocess.STDOUT)
+        if result.returncode:
+            sys.exit(f"snakemake failed (exit {result.returncode}); the end of its log:\n"
+                     + "\n".join(log.read_text().splitlines()[-40:]))
         wall = time.perf_counter() - start
         entry = summary(clone, args.configfile, wall, args.cores, "cold" if args.cold else "warm", args.note,
                         args.loaded)

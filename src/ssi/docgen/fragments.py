@@ -1,19 +1,15 @@
 """The function behind each ``<!-- gen:NAME ARG … -->`` span (NAME → text from committed files).
 
-=================== =====================================================================
-``run-time C``       wall time of the recorded run of config C ("config/quick.yaml")
-``runs-table``       every recorded run and command (machine, commit, date)
-``families C``       job-seconds per rule family of the recorded run of C
-``family-cost F C``  jobs and job-seconds of rule family F in the recorded run of C
-``command-time N``   wall time of the recorded command N (an audit level)
-``engine-speed``     the reduced engine's rate and its ratio to the authors' method
-``engines-table``    steps/s per engine and problem
-``bound-table``      the reduced step's random-number bound
-``registry``         the registry names of :mod:`ssi.problems`, one row per kind
-``finding``          the README's first finding, from the numbers files
-``verdicts``         how many claim rows carry each verdict
-``authors-phase-tables`` the tables of docs/results/authors-phase.md (figures/numbers/authors_phase.json)
-=================== =====================================================================
+* ``run-time C``: wall time of the recorded run of config C ("config/quick.yaml");
+* ``runs-table``: every recorded run and command (machine, commit, date);
+* ``families C``: job-seconds per rule family of the recorded run of C;
+* ``family-cost F [C]``: jobs and job-seconds of rule family F in the recorded run of C;
+* ``command-time N``: wall time of the recorded command N (an audit level, the tests);
+* ``engine-speed``, ``engines-table``, ``bound-table``: benchmarks/results/engines.json;
+* ``registry``: the registry names of :mod:`ssi.problems`, one row per kind;
+* ``finding``: the README's first finding, from the numbers files;
+* ``verdicts``: how many claim rows carry each verdict;
+* ``authors-phase-tables``: the tables of docs/results/authors-phase.md.
 """
 from __future__ import annotations
 
