@@ -814,7 +814,7 @@ def _right(d) -> tuple[int, int]:
     return sum(v["ours"] for v in ver.values()), sum(v["theirs"] for v in ver.values())
 
 
-def _box(d) -> str:
+def _box_text(d) -> str:
     a, w = d["a"], d["omega"]
     return "[0,1]²" if (a[0], a[1], w[0], w[1]) == (0, 1, 0, 1) else f"[{a[0]:g},{a[1]:g}]×[{w[0]:g},{w[1]:g}]"
 
@@ -837,7 +837,7 @@ def claim_rows(config, numbers) -> list[dict]:
         "paper": "the phase diagram drawn by the authors' script",
         "measured": "; ".join(parts) + "; see docs/results/authors-phase.md",
         "headline": ("their script's diagram differs from ours on " + ", ".join(
-            f"{100 * v:.2f} % of {_box(numbers['diagrams'][k])}" for k, v in shares.items())
+            f"{100 * v:.2f} % of {_box_text(numbers['diagrams'][k])}" for k, v in shares.items())
             + f"; refined: ours right on {ours} differing bits, theirs on {theirs}"),
         "verdict": c5_diagram_verdict(numbers),
         "figure": "figures/authors/phase_diagram_comparison.png",
