@@ -512,7 +512,8 @@ def test_conda_env_matches_environment_yml():
     for name, spec in rules_env.items():
         if name not in tooling:
             assert full.get(name) == spec, f"{name}: {spec!r} in workflow/envs/ssi.yaml, {full.get(name)!r} in environment.yml"
-    workflow_tools = {"snakemake", "jupytext", "pytest", "pytest-xdist", "pip"}  # and test tools: not used by jobs
+    # the workflow tools and the `test` extra's tools: not used by jobs
+    workflow_tools = {"snakemake", "jupytext", "pytest", "pytest-xdist", "nbconvert", "ipykernel", "pygments", "pip"}
     assert set(full) - workflow_tools <= set(rules_env)
     assert (ROOT / "workflow/envs/ssi.post-deploy.sh").is_file()
 
