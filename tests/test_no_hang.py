@@ -207,3 +207,15 @@ def test_reduced_engine_takes_sizes_the_explicit_one_refuses():
         run = simulate(LINEAR_IDENTITY, d=10 ** 12, lr=0.1, steps=100, replicates=2, engine="reduced")
     assert run.m.shape[0] == 2 and np.all(np.isfinite(run.m))
 
+
+
+def test_cli_escape_says_why_it_is_inf(capsys):
+    """`python -m ssi escape` at the fixed point below the threshold: inf, with the reason."""
+    from ssi.cli import main
+
+    with time_limit():
+        status = main(["escape", "--L", "2", "--target", "linear", "--student", "tied", "--activation", "identity",
+                       "--d", "10000", "--lr", "3", "--threshold", "0.9", "--t-max", "1e12"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "escape steps: inf (|m| settled at 0.5, below the threshold 0.9" in out, out

@@ -265,10 +265,13 @@ def test_slurm_profile_declares_the_cluster_settings():
 def test_audit_passes_on_completed_folder(quick_cores2, tmp_path):
     """`snakemake audit` re-renders every figure (two figure sets at a time, in forked
     processes, with --cores 2), compares it and the files on disk with the manifest and the
-    numbers with results/, passes, and runs no other job."""
+    numbers with results/, passes, and runs no other job. The tolerance is given as a documented
+    `--config audit_rtol=…` override (merged into quick.yaml; 1e-12: as strict as the config's 0
+    on the machine that made the run), and the audit reports it."""
     workdir = copy_completed(quick_cores2, tmp_path)
-    proc = snakemake(workdir, "audit", "--configfile", QUICK, "--cores", "2")
-    assert "audit passed" in proc.stdout
+    proc = snakemake(workdir, "audit", "--configfile", QUICK, "--cores", "2", "--config", "audit_rtol=1e-12")
+    assert "audit passed" in proc.stdout and "numbers files within rtol 1e-12" in proc.stdout, proc.stdout[-3000:]
+    assert "result files it re-renders" not in proc.stdout          # nothing was missing
     assert job_counts(proc.stdout) == {"audit": 1, "total": 1}
 
 
