@@ -10,20 +10,31 @@ import sys
 # not use; so its import is declined before jsonschema loads.
 sys.modules.setdefault("rfc3987_syntax", None)
 
-from snakemake.utils import min_version, validate
+import os
+from pathlib import Path
+
+from snakemake.utils import min_version
 
 from ssi._interrupt import forward_interrupts
+from ssi.experiments import preflight
 
 min_version("9.0")
 
 
-# The default config applies only when no --configfile is given: Snakemake would
-# otherwise merge the two (nested keys of config.yaml, such as extra cases, would leak
-# into quick.yaml).
-# (`--config audit_n=… audit_seed=…` alone, for `audit_compute`, still means the default config.)
-if not set(config) - {"audit_n", "audit_seed"}:
+# The default config applies only when no --configfile is given: Snakemake would otherwise
+# merge the two (nested keys of config.yaml, such as extra cases, would leak into quick.yaml).
+# `--config key=value` overrides merge into whichever config applies (the directive below
+# re-applies them on top of config.yaml).
+if not workflow.overwrite_configfiles:
 
-    configfile: "config/config.yaml"
+    configfile: preflight.DEFAULT_CONFIG
+
+
+#: the config file in use, as the timings file and the messages name it
+CONFIGFILE = (os.path.relpath(workflow.overwrite_configfiles[-1]) if workflow.overwrite_configfiles
+              else preflight.DEFAULT_CONFIG)
+#: `--configfile …` to repeat in a suggested command
+CONFIG_OPTION = "" if CONFIGFILE == preflight.DEFAULT_CONFIG else f" --configfile {CONFIGFILE}"
 
 
 # Ctrl-C also stops a job that Snakemake was starting as the signal came (src/ssi/_interrupt.py)
@@ -42,7 +53,9 @@ PRIORITY_FIGURE = 5
 if "authors" in config:
     # The authors' own experiments (config/authors.yaml): their rule family only, own
     # schema, figures and manifest under figures/authors/ (the paper figures are untouched).
-    validate(config, "workflow/schemas/authors.schema.yaml")
+    # a violation stops here with one line naming the key, the value and the rule
+    SCHEMA = "workflow/schemas/authors.schema.yaml"
+    preflight.validate_config(config, Path(workflow.basedir) / SCHEMA, SCHEMA)
 
     include: "workflow/rules/authors.smk"
     include: "workflow/rules/audit.smk"
@@ -55,7 +68,9 @@ if "authors" in config:
             f"{F}/CLAIMS.md",
 
 else:
-    validate(config, "workflow/schemas/config.schema.yaml")
+    # a violation stops here with one line naming the key, the value and the rule
+    SCHEMA = "workflow/schemas/config.schema.yaml"
+    preflight.validate_config(config, Path(workflow.basedir) / SCHEMA, SCHEMA)
 
     include: "workflow/rules/common.smk"
     include: "workflow/rules/two_phases.smk"

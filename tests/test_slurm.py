@@ -2,10 +2,11 @@
 on a single-node SLURM started on this machine (tests/cluster/slurm.py); and, for every rule
 family, that only the computing rules are not localrules.
 
-The cluster needs root (apt-get install of slurmctld/slurmd/slurm-client/munge if missing,
-the munge key, /etc/slurm/slurm.conf). CI runs as root: there the test never skips, and a
-failing apt-get or daemon fails it with the daemons' log tails. Only a non-root developer
-run outside CI (CI unset) skips it.
+The cluster needs root (the munge key, /etc/slurm/slurm.conf) and the Debian packages
+slurmctld, slurmd, slurm-client and munge. Under CI (``CI`` set; CI runs as root) the test
+installs the packages if missing and never skips: a failing apt-get or daemon fails it with the
+daemons' log tails. Elsewhere it runs only where root and the packages are there, and otherwise
+skips saying what is missing (it does not install system packages on a user's machine).
 
 What the test cluster lacks compared with a real one, and the command line adds (the
 profile keeps the user settings a real cluster needs, see its USER SETTINGS block):
@@ -22,14 +23,14 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 import yaml
 
-from cluster.slurm import ClusterError, SlurmCluster
+from cluster.slurm import PACKAGES, ClusterError, SlurmCluster, missing_binaries
+from facilities import in_ci, require
 from test_workflow import QUICK, figure_hashes, job_counts, make_workdir, result_dirs, sha256, snakemake
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,18 +44,15 @@ SWEEP_RULES = {"two_phases_sgd", "two_phases_ode"}
 LOCAL_RULES = {"two_phases_numbers", "two_phases_plot"}
 
 
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
-
-
 @pytest.fixture(scope="module")
 def slurm_cluster():
     """A single-node SLURM for this module; the daemons are stopped by pid and
     /etc/slurm/slurm.conf is restored afterwards."""
-    if os.geteuid() != 0 and not in_ci():
-        pytest.skip("a test SLURM cluster needs root (it runs in CI, which is root)")
-    if shutil.which("sbatch") is None and shutil.which("apt-get") is None and not in_ci():
-        pytest.skip("no SLURM and no apt-get to install it")
+    require(os.geteuid() == 0, "a test SLURM cluster needs root (CI runs as root)")
+    if not in_ci():
+        missing = missing_binaries()
+        require(not missing, f"SLURM is not installed ({', '.join(missing)} missing); as root: "
+                             f"apt-get install -y {' '.join(PACKAGES)} (CI installs them)")
     cluster = SlurmCluster(partition="debug")
     try:
         cluster.start()
@@ -140,7 +138,7 @@ def test_every_numbers_plot_and_bookkeeping_rule_is_a_localrule():
         for block in re.findall(r"^localrules:\n((?:[ \t]+\w+,?\n)+)", text, flags=re.M):
             local |= set(re.findall(r"\w+", block))
     bookkeeping = {r for r in rules if r.endswith(("_numbers", "_plot", "_docs"))
-                   or r in {"manifest", "claims", "audit", "audit_compute", "result_hashes"}}
+                   or r in {"manifest", "claims", "verify", "audit", "audit_compute", "result_hashes"}}
     assert {"two_phases_plot", "manifest", "claims", "audit", "tied_untied_numbers"} <= bookkeeping
     assert bookkeeping <= local, f"not declared local: {sorted(bookkeeping - local)}"
     assert local <= rules, f"localrules that are not rules: {sorted(local - rules)}"

@@ -196,7 +196,7 @@ def _cmd_escape(parser, args, out):
     print(f"problem: {problem!r}", file=out)
     print(f"d = {args.d}, lr = {args.lr:g}, m0 = {m0:.6g}, threshold |m| = {args.threshold:g}", file=out)
     if math.isinf(steps):
-        print(f"escape steps: inf (|m| does not reach {args.threshold:g} by t = {args.t_max:g})", file=out)
+        print(f"escape steps: inf ({steps.reason})", file=out)
     else:
         print(f"escape steps: {steps:.6g} (t = steps/d = {steps / args.d:.6g})", file=out)
     return 0

@@ -21,10 +21,20 @@ import numpy as np
 
 from .population import _integrator, tied_state
 
-__all__ = ["ODESolution", "integrate_ode", "escape_time", "sie_learning_rate", "ODE_BUDGET"]
+__all__ = ["ODESolution", "EscapeSteps", "integrate_ode", "escape_time", "sie_learning_rate", "ODE_BUDGET"]
 
 #: default Gauss–Hermite budget (points) of the expectations at each right-hand-side call
 ODE_BUDGET = 50_000
+
+#: stationarity test of ``stop_when_settled`` (:class:`StationarityEvent`): over a window of time
+#: [s, 2s), every coordinate stays within this many solver tolerances (rtol·|y| + atol)...
+SETTLE_TOLERANCES = 10
+#: ...moves no more than this factor times its range over the window before (a coordinate that
+#: still grows, linearly or faster, has a ratio ≥ 2)...
+SETTLE_GROWTH = 1.5
+#: ...and the solver needs at least this many steps for the window (it crawls at its stability
+#: limit around a fixed point; along a slow but accelerating drift it takes few, long steps)
+SETTLE_MIN_STEPS = 32
 
 
 @dataclass
@@ -46,8 +56,12 @@ class ODESolution:
     crossing_time : float
         First time with ``|m| ≥ threshold`` (``nan`` if not reached or no threshold).
     status : int
-        ``solve_ivp`` status (0: reached t_max, 1: stopped at the threshold).
+        ``solve_ivp`` status (0: reached t_max, 1: stopped by an event: the threshold,
+        ``give_up_below`` or ``stop_when_settled``).
     message : str
+        Why the integration stopped, in words.
+    settled : bool
+        Stopped by ``stop_when_settled``: the state is stationary below the threshold.
     """
 
     t: np.ndarray
@@ -59,10 +73,88 @@ class ODESolution:
     crossing_time: float
     status: int
     message: str
+    settled: bool = False
 
     def steps(self, d: int) -> np.ndarray:
         """SGD steps ``t·d`` at dimension ``d``."""
         return self.t * d
+
+
+class EscapeSteps(float):
+    """The steps :func:`escape_time` returns (a float), with ``reason``: why it is ``inf`` when it
+    is (threshold not reached by ``t_max``, overlap fell to ``give_up_below``, state settled below
+    the threshold), or where the threshold was reached."""
+
+    reason: str
+
+    def __new__(cls, value, reason: str = ""):
+        steps = super().__new__(cls, value)
+        steps.reason = reason
+        return steps
+
+    def __reduce__(self):
+        return (EscapeSteps, (float(self), self.reason))
+
+
+class StationarityEvent:
+    """A terminal ``solve_ivp`` event: the state has settled below the threshold.
+
+    solve_ivp evaluates events at every accepted step (increasing t), and at earlier times only
+    to locate a sign change. The accepted states are summarised over windows [s, 2s): each
+    coordinate's range, the number of steps and the largest overlap. The state counts as settled
+    when, over a closed window, the overlap stayed below the threshold, every coordinate stayed
+    within ``SETTLE_TOLERANCES`` solver tolerances and did not move more than ``SETTLE_GROWTH``
+    times its range over the window before, and the solver took ≥ ``SETTLE_MIN_STEPS`` steps.
+    (An explicit solver at a stable fixed point dithers at its tolerance with steps at its
+    stability limit, so without this test the integration to a far ``t_max`` never ends; the event
+    changes no step, so results that do cross are unchanged.) The event is +1 before the time it
+    settled and −1 from then on.
+    """
+
+    terminal = True
+    direction = -1.0
+
+    def __init__(self, overlap_of, threshold: float, rtol: float, atol: float):
+        self.overlap_of, self.threshold, self.rtol, self.atol = overlap_of, threshold, rtol, atol
+        self.last_t = -math.inf
+        self.window = None          # the open window: start, end, lo, hi, steps, top overlap
+        self.previous = None        # the last closed window's ranges
+        self.settled_at = math.inf
+        self.reason = ""
+
+    def __call__(self, t, y):
+        if t > self.last_t and math.isinf(self.settled_at):
+            self.last_t = t
+            self._record(t, np.asarray(y, dtype=float))
+        return -1.0 if t >= self.settled_at else 1.0
+
+    def _record(self, t, y):
+        top = abs(self.overlap_of(y))
+        w = self.window
+        if w is not None and t < w["end"]:
+            np.minimum(w["lo"], y, out=w["lo"])
+            np.maximum(w["hi"], y, out=w["hi"])
+            w["steps"] += 1
+            w["top"] = max(w["top"], top)
+            return
+        if w is not None:
+            self._close(w, t)
+        start = max(t, np.finfo(float).tiny)
+        self.window = {"start": start, "end": 2 * start, "lo": y.copy(), "hi": y.copy(), "steps": 1, "top": top}
+
+    def _close(self, w, t):
+        spread = w["hi"] - w["lo"]
+        previous, self.previous = self.previous, spread
+        if previous is None or w["steps"] < SETTLE_MIN_STEPS or w["top"] >= self.threshold:
+            return
+        scale = np.maximum(np.abs(w["lo"]), np.abs(w["hi"]))
+        within = spread <= SETTLE_TOLERANCES * (self.rtol * scale + self.atol)
+        not_growing = spread <= SETTLE_GROWTH * previous
+        if np.all(within & not_growing):
+            self.settled_at = t
+            self.reason = (f"|m| settled at {self.overlap_of(w['hi']):.4g}, below the threshold {self.threshold:g}: "
+                           f"over t ∈ [{w['start']:.4g}, {w['end']:.4g}] the state stayed within "
+                           f"{SETTLE_TOLERANCES} solver tolerances (stationary), so |m| cannot reach the threshold")
 
 
 def sie_learning_rate(d: float, k: float, base: float = 1.0) -> float:
@@ -148,7 +240,7 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
                   noise: bool = True, solver: str = "RK45", rtol: float = 1e-7, atol: float = 1e-10,
                   max_step: float = np.inf, quadrature: dict | None = None,
                   token_symmetric: bool = False, overlap: str = "mean",
-                  give_up_below: float | None = None) -> ODESolution:
+                  give_up_below: float | None = None, stop_when_settled: bool = False) -> ODESolution:
     """Integrate the ODE (docs/theory.md, "The ODE") with ``scipy.integrate.solve_ivp``.
 
     Parameters
@@ -189,6 +281,12 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
     give_up_below : float, optional
         Stop (status 1, no crossing) when the overlap falls to this value: the noise term has
         won and the escape will not happen (saves integrating a collapsing state to ``t_max``).
+    stop_when_settled : bool
+        With a ``threshold`` and no ``lr_schedule`` (the equations are then autonomous): stop
+        (status 1, ``settled``, no crossing) once the state has settled below the threshold — a
+        stationary state never reaches it (see :class:`StationarityEvent` for the test). Without it,
+        an explicit solver spends ~one step per unit of time at a stable fixed point, and a far
+        ``t_max`` never ends.
 
     Returns
     -------
@@ -196,6 +294,12 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
     """
     L = problem.L
     quadrature = dict(quadrature or {})
+    if (isinstance(t_max, bool) or not isinstance(t_max, (int, float, np.integer, np.floating))
+            or not math.isfinite(t_max) or t_max <= 0):
+        raise ValueError(f"t_max={t_max!r} is not allowed; t_max must be a finite number > 0 (the time "
+                         f"t = steps/d at which the integration stops)")
+    if stop_when_settled and threshold is None:
+        raise ValueError("stop_when_settled=True needs a threshold (settled below what?)")
     if overlap not in ("mean", "rms"):
         raise ValueError(f"overlap={overlap!r} is unknown; allowed: mean, rms")
     if problem.tied and (token_symmetric or overlap != "mean"):
@@ -246,12 +350,24 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
         collapse.terminal = True
         collapse.direction = -1.0
         events = (events or []) + [collapse]
+    stationarity = None
+    if stop_when_settled and lr_schedule is None and math.isnan(crossing):
+        stationarity = StationarityEvent(overlap_of, float(threshold), rtol, atol)
+        events = (events or []) + [stationarity]
     from scipy.integrate import solve_ivp  # imported here: 0.5 s of every job's start-up otherwise
 
     sol = solve_ivp(rhs, (0.0, float(t_max)), y0, method=solver, t_eval=t_eval, events=events,
                     rtol=rtol, atol=atol, max_step=max_step)
     if threshold is not None and math.isnan(crossing) and sol.t_events[0].size:
         crossing = float(sol.t_events[0][0])
+    message = sol.message
+    settled = stationarity is not None and sol.t_events[-1].size > 0
+    if settled:
+        message = stationarity.reason
+    elif give_up_below is not None and sol.status == 1 and math.isnan(crossing):
+        message = f"|m| fell to give_up_below = {give_up_below:g}: the noise term won, no escape"
+    elif threshold is not None and math.isnan(crossing) and sol.status == 0:
+        message = f"|m| did not reach the threshold {threshold:g} by t_max = {float(t_max):g}"
     Y = sol.y.T
     P = problem.pe_matrix()
     if problem.tied:
@@ -264,7 +380,7 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
         m = m_tok.mean(axis=1) if overlap == "mean" else np.sqrt(np.mean(m_tok * m_tok, axis=1))
         e_tok = np.zeros((Y.shape[0], L))
     return ODESolution(t=sol.t, m=m, e=e_tok[:, 0], e_tokens=e_tok, m_tokens=m_tok, Q_tokens=Q_tok,
-                       crossing_time=crossing, status=sol.status, message=sol.message)
+                       crossing_time=crossing, status=sol.status, message=message, settled=settled)
 
 
 def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None = None, *,
@@ -285,16 +401,21 @@ def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None =
     e0 : float or array_like
         Initial PE overlaps.
     t_max : float
-        Give up after this time.
+        Give up after this time (finite).
     **kwargs
-        Passed to :func:`integrate_ode`.
+        Passed to :func:`integrate_ode`. ``stop_when_settled`` is on unless given: the
+        integration stops once the state is stationary below the threshold.
 
     Returns
     -------
-    float
-        Steps to the threshold, ``inf`` if not reached by ``t_max``.
+    EscapeSteps
+        Steps to the threshold (a float), ``inf`` if not reached by ``t_max``, if the overlap fell
+        to ``give_up_below``, or if the state settled below the threshold; ``.reason`` says which.
     """
     m0 = d ** -0.5 if m0 is None else m0
+    kwargs.setdefault("stop_when_settled", True)
     sol = integrate_ode(problem, lr, m0, e0, t_max, threshold=threshold, stop_at_threshold=True,
                         **kwargs)
-    return math.inf if math.isnan(sol.crossing_time) else sol.crossing_time * d
+    if math.isnan(sol.crossing_time):
+        return EscapeSteps(math.inf, sol.message)
+    return EscapeSteps(sol.crossing_time * d, f"|m| reached {threshold:g} at t = {sol.crossing_time:.6g}")

@@ -88,9 +88,14 @@ def _tail(path: Path, lines: int = 30) -> str:
     return "\n".join("  " + line for line in text[-lines:]) or "  (empty)"
 
 
+def missing_binaries() -> list[str]:
+    """The SLURM and munge binaries that are not installed."""
+    return [b for b in BINARIES if _which(b) is None]
+
+
 def install_packages(timeout: float = 600) -> bool:
     """apt-get install the SLURM and munge packages if a binary is missing; True if it installed."""
-    missing = [b for b in BINARIES if _which(b) is None]
+    missing = missing_binaries()
     if not missing:
         return False
     if _which("apt-get") is None:

@@ -1,9 +1,12 @@
-# The manifest of figures, the claims table (also written into README.md), and the audit.
-# All three are quick: on a cluster they run on the submitting node, not as SLURM jobs.
+# The manifest of figures, the claims table (also written into README.md), and the two checks of
+# the committed files: `verify` (seconds: the files against their manifest, no results needed) and
+# `audit` (re-render and recompute from results/). All are quick: on a cluster they run on the
+# submitting node, not as SLURM jobs.
 
 localrules:
     manifest,
     claims,
+    verify,
     audit,
 
 
@@ -37,6 +40,23 @@ rule claims:
         "../scripts/claims.py"
 
 
+rule verify:
+    """Seconds, no results/ needed: every file listed in MANIFEST.sha256 is on disk with its hash,
+    and every figure and numbers file this config makes is listed. The same check as
+    `(cd figures && sha256sum -c MANIFEST.sha256)`, plus the second half. No input, no output:
+    runs whenever asked for; fails naming each differing file."""
+    params:
+        manifest=f"{F}/MANIFEST.sha256",
+        expected=FIGURES + NUMBERS,
+    log:
+        f"{R}/logs/verify.log",
+    conda:
+        "../envs/ssi.yaml"
+    # a script, not a `run:` block (see rule manifest)
+    script:
+        "../scripts/verify.py"
+
+
 rule audit:
     """Check the committed figures and numbers against results/: every file listed in
     MANIFEST.sha256 is on disk with its hash, every figure re-rendered from results/ into a
@@ -44,9 +64,12 @@ rule audit:
     the committed ones within config["audit_rtol"] (0 on the machine that made them; set it
     for others). The manifest and the numbers are params, not inputs, so that Snakemake never
     rebuilds them before comparing; the results are inputs (made first if missing, e.g. on a
-    fresh clone). No output: runs whenever asked for; fails naming each differing file."""
+    fresh clone: the whole run). When results are missing it says so, with how long making them
+    takes, while the DAG is built, before any job runs. No output: runs whenever asked for; fails
+    naming each differing file."""
     input:
-        RESULTS,
+        lambda wildcards: preflight.announce_missing_results(RESULTS, CONFIGFILE,
+                                                             f"snakemake verify --cores 1{CONFIG_OPTION}"),
     params:
         manifest=f"{F}/MANIFEST.sha256",
         numbers=NUMBERS,

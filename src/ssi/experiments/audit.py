@@ -86,6 +86,39 @@ def compare_files_with_manifest(manifest_path) -> list[str]:
     return problems
 
 
+def verify(manifest_path, expected=(), log=None) -> str:
+    """The seconds-long check of the committed files (`snakemake verify`), no results needed.
+
+    1. every file listed in the manifest is on disk with the listed hash
+       (:func:`compare_files_with_manifest`, what ``sha256sum -c`` does in the manifest's folder);
+    2. every file of ``expected`` (the figures and numbers files the config makes) is listed.
+
+    Returns the success message; raises ValueError naming every file that fails. The message
+    also goes to ``log``.
+    """
+    manifest_path = Path(manifest_path)
+    if not manifest_path.is_file():
+        raise ValueError(f"verify: {manifest_path} not found; it lists the committed figures and numbers "
+                         f"with their SHA-256 (made by `snakemake manifest`)")
+    listed = read_manifest(manifest_path)
+    problems = compare_files_with_manifest(manifest_path)
+    root = manifest_path.parent
+    for path in expected:
+        name = Path(path).relative_to(root).as_posix()
+        if name not in listed:
+            problems.append(f"{name}: made by the workflow but not listed in the manifest")
+    if problems:
+        message = f"verify failed against {manifest_path}:\n  " + "\n  ".join(problems)
+    else:
+        message = (f"verify passed: the {len(listed)} files of {manifest_path} are on disk with their "
+                   f"SHA-256, and they include all {len(expected)} figures and numbers files of the config")
+    if log:
+        atomic_write_text(log, message + "\n")
+    if problems:
+        raise ValueError(message)
+    return message
+
+
 def numbers_section(config, name) -> dict:
     """The config a numbers file is computed from: its section, the seed and the engine."""
     return {"seed": config["seed"], "engine": config["engine"], name: config[name]}

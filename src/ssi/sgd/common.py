@@ -9,6 +9,9 @@ import numpy as np
 from ..problems import Problem
 
 ENGINES = ("reduced", "explicit")
+#: the largest step count (and dimension) the simulators take: the recording schedule and the time
+#: t = steps/d are computed in float64, which holds every integer exactly up to 2^53
+MAX_STEPS = 2 ** 53
 
 
 @dataclass
@@ -94,13 +97,16 @@ def check_arguments(problem, d, lr, steps, replicates, engine):
         raise ValueError(f"problem must be an ssi.Problem, got {type(problem).__name__}")
     if engine not in ENGINES:
         raise ValueError(f"engine={engine!r} is unknown; allowed: {', '.join(ENGINES)}")
-    if not _is_int(d) or d < problem.min_dimension():
+    if not _is_int(d) or not problem.min_dimension() <= d <= MAX_STEPS:
         raise ValueError(f"d={d!r} is not allowed for L={problem.L}, pe={problem.pe!r}: "
-                         f"d must be an integer ≥ {problem.min_dimension()}")
+                         f"d must be an integer ≥ {problem.min_dimension()} and ≤ 2^53 = {MAX_STEPS}")
     if isinstance(lr, bool) or not (isinstance(lr, (int, float, np.floating)) and math.isfinite(lr) and lr > 0):
         raise ValueError(f"lr={lr!r} is not allowed; lr must be a finite number > 0")
     if not _is_int(steps) or steps < 0:
         raise ValueError(f"steps={steps!r} is not allowed; steps must be an integer ≥ 0")
+    if steps > MAX_STEPS:
+        raise ValueError(f"steps={steps!r} is not allowed; steps must be ≤ 2^53 = {MAX_STEPS}, the largest count "
+                         f"the recording schedule and t = steps/d (float64) represent exactly")
     if not _is_int(replicates) or replicates < 1:
         raise ValueError(f"replicates={replicates!r} is not allowed; replicates must be an integer ≥ 1")
 

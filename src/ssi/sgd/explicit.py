@@ -9,6 +9,7 @@ random start; a prescribed (m₀, e₀) is built in an orthonormal frame instead
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 
@@ -17,6 +18,33 @@ from .common import initial_signs, pe_coordinates
 # Tokens are drawn in chunks of steps to cut Python overhead; the stream is the
 # same whatever the chunk size (Generator.standard_normal fills in order).
 _CHUNK_FLOATS = 1 << 18          # 2 MiB of tokens: stays in cache (4·10⁶ was 8–30 % slower)
+
+
+def memory_needed(problem, d: int, replicates: int) -> int:
+    """A lower bound on the bytes the explicit engine holds at once: per replicate, the teacher,
+    the weights (L blocks for untied students), the L PE vectors and a step's L tokens (stacked
+    once more across replicates), 8 bytes per coordinate of R^d."""
+    weights = problem.L if not problem.tied else 1
+    return 8 * replicates * d * (1 + weights + problem.L + 2 * problem.L)
+
+
+def physical_memory() -> int | None:
+    """Bytes of physical memory of this machine (None where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_memory(problem, d: int, replicates: int, available: int | None = None) -> None:
+    """Refuse, before anything is allocated, a size that cannot fit in this machine's memory."""
+    available = physical_memory() if available is None else available
+    needed = memory_needed(problem, d, replicates)
+    if available is not None and needed > available:
+        raise ValueError(f"engine='explicit' needs at least {needed / 2**30:.3g} GiB for d={d}, L={problem.L}, "
+                         f"replicates={replicates} (weights, teacher, PE and tokens in R^d), more than this "
+                         f"machine's {available / 2**30:.3g} GiB; engine='reduced' simulates the same law "
+                         f"exactly, with memory and cost per step independent of d")
 
 
 def _frame(rng, d, n):
@@ -93,6 +121,7 @@ class ExplicitEngine:
     """Batched explicit SGD over replicates (numpy)."""
 
     def __init__(self, problem, d, lr, rngs, m0, e_tokens, threshold, threads=1, init=None):
+        check_memory(problem, d, len(rngs))
         self.problem, self.d, self.lr, self.rngs = problem, d, lr, rngs
         parts = [_initialise(problem, d, rng, m0, e_tokens, init) for rng in rngs]
         self.w_star = np.array([p[0] for p in parts])                  # (R, d)

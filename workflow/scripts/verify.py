@@ -1,0 +1,7 @@
+# %% [markdown]
+# # Verify: the committed figures and numbers against their manifest (seconds, no results needed)
+
+# %%
+from ssi.experiments.audit import verify
+
+print(verify(snakemake.params.manifest, snakemake.params.expected, snakemake.log[0]))  # noqa: F821
