@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["Coefficients", "activation_moments", "feedforward", "attention_drift", "attention_noise",
-           "attention", "SQRT2"]
+           "attention", "attention_sample_terms", "SQRT2"]
 
 SQRT2 = math.sqrt(2.0)
 
@@ -257,7 +257,7 @@ def attention_drift(Ls, scale=1.0, *, n_x: int = 81, n_v: int = 201, n_y: int = 
 
 
 @njit(cache=True)
-def _attention_terms(q):
+def attention_sample_terms(q):
     """Per sample of q (n, L): rows f, G = |∇f|², Σ He₂(q_l), Σ He₄(q_l), Σ He₂(q_l)² of a (5, n) array.
 
     With ``E_lk = e^{q_l q_k}`` (symmetric: half of it is computed; |q| ≲ 6, no overflow),
@@ -319,11 +319,11 @@ def attention_noise(L: int, scales, *, samples: int = 4000, seed=0, gh_points: i
         from .population import gauss_hermite_rule
 
         q, w = gauss_hermite_rule(L, gh_points)
-        f, G, S2, S4, Q2 = _attention_terms(np.ascontiguousarray(q))
+        f, G, S2, S4, Q2 = attention_sample_terms(np.ascontiguousarray(q))
         n_eff = None
     else:
         rng = np.random.default_rng(np.random.SeedSequence(seed))
-        f, G, S2, S4, Q2 = _attention_terms(rng.standard_normal((samples, L)))
+        f, G, S2, S4, Q2 = attention_sample_terms(rng.standard_normal((samples, L)))
         w = np.full(f.size, 1.0 / f.size)
         n_eff = f.size
     out = []

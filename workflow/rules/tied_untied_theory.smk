@@ -2,6 +2,8 @@
 # protocol, closed form beside the reduced ODE (L = 1..10³) and the SGD measurements.
 from ssi.experiments import tied_untied_theory, tied_untied_theory_figure
 
+tied_untied_theory.check_config(config)
+
 #: the one result file (coefficients, best learning rates and escape times on the L grids)
 TUT_RESULT = f"{tied_untied_theory.stem(config)}.npz"
 #: the code that turns it into numbers and the figure: editing it remakes them

@@ -57,6 +57,24 @@ def stem(config) -> str:
     return f"{config['results_dir']}/tied_untied/theory"
 
 
+def check_config(config) -> None:
+    """Checks the schema cannot express; ValueError naming the key and what is allowed."""
+    section = config[EXPERIMENT]
+    where = f"config {EXPERIMENT}"
+    for key in ("small_window", "slope_window"):
+        lo, hi = section[key]
+        if not 1 <= lo < hi <= section["L_max"]:
+            raise ValueError(f"{where}.{key}: {section[key]} must be [first, last] with "
+                             f"1 ≤ first < last ≤ L_max = {section['L_max']}")
+    spec = section["attention"]
+    if spec["min_samples"] > spec["max_samples"]:
+        raise ValueError(f"{where}.attention.min_samples={spec['min_samples']} exceeds "
+                         f"max_samples={spec['max_samples']}")
+    if section["small_lr"] >= section["lr"]:
+        raise ValueError(f"{where}.small_lr={section['small_lr']} must be below lr={section['lr']} "
+                         "(it stands for the limit η → 0)")
+
+
 # --- the compute job ------------------------------------------------------------------------------
 def _series(out, name, size):
     for key in (*(f"{name}_{thr}" for thr in THRESHOLDS), f"{name}_closed", *(f"{name}_{thr}_lr" for thr in THRESHOLDS)):
