@@ -53,6 +53,7 @@ def test_relu_moments_closed_form():
     r = 1 / math.sqrt(2 * math.pi)
     assert [RELU[k] for k in ("mu2", "s0", "s1", "n2")] == pytest.approx([r, 0.5, 0.5, r], rel=1e-9)
     assert abs(RELU["k2"]) < 1e-9 and abs(RELU["k4"]) < 1e-9
+    assert [se.RELU_MOMENTS[k] for k in sorted(RELU)] == pytest.approx([RELU[k] for k in sorted(RELU)], abs=1e-9)
 
 
 @pytest.mark.parametrize("L", [2, 3])
@@ -275,6 +276,14 @@ def test_verdict_rule():
     assert n["verdict"] == tut.verdict(n) == "differs"
     assert n["answer"] == tut.settled_answer(n) and n["answer"].endswith("differs.")
     assert len(tut.headline(n)) <= 160
+
+
+def test_results_page_block_is_generated_from_the_numbers():
+    """The block of docs/results/tied_untied.md between the markers is the one the committed numbers
+    generate (the numbers rule writes both)."""
+    from ssi.experiments import tied_untied_theory_docs as docs
+
+    assert docs.check(_numbers(), ROOT / docs.DOC), "regenerate: snakemake --cores all tied_untied_theory_numbers"
 
 
 def test_bad_config_is_refused_with_the_key_named():

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["Coefficients", "activation_moments", "feedforward", "attention_drift", "attention_noise",
-           "attention", "attention_sample_terms", "SQRT2"]
+           "attention", "attention_sample_terms", "RELU_MOMENTS", "SQRT2"]
 
 SQRT2 = math.sqrt(2.0)
 
@@ -194,6 +194,11 @@ def activation_moments(activation: str = "relu", n: int = 48) -> dict:
     d2 = ds * ds
     return {"mu2": float(w @ (s * he2)), "s0": float(w @ (s * s * d2)), "s1": float(w @ d2),
             "n2": float(w @ (s * d2 * he2)), "k2": float(w @ (d2 * he2)), "k4": float(w @ (d2 * he4))}
+
+
+#: :func:`activation_moments` of ReLU in closed form: μ₂ = n₂ = 1/√(2π), s₀ = s₁ = 1/2, k₂ = k₄ = 0
+RELU_MOMENTS = {"mu2": 1 / math.sqrt(2 * math.pi), "s0": 0.5, "s1": 0.5, "n2": 1 / math.sqrt(2 * math.pi),
+                "k2": 0.0, "k4": 0.0}
 
 
 def feedforward(L: int, scale: float, activation: str = "relu", network: str = "tied",

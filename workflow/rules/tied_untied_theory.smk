@@ -1,13 +1,15 @@
 # Claim C4 settled from the ODE near m = 0: the gain's L-exponent at SIE 2 per learning-rate
 # protocol, closed form beside the reduced ODE (L = 1..10³) and the SGD measurements.
-from ssi.experiments import tied_untied_theory, tied_untied_theory_figure
+from ssi import sie2_escape
+from ssi.experiments import tied_untied_theory, tied_untied_theory_docs, tied_untied_theory_figure
 
 tied_untied_theory.check_config(config)
 
 #: the one result file (coefficients, best learning rates and escape times on the L grids)
 TUT_RESULT = f"{tied_untied_theory.stem(config)}.npz"
 #: the code that turns it into numbers and the figure: editing it remakes them
-TUT_CODE = [tied_untied_theory.__file__, tied_untied_theory_figure.__file__, str(Path(tied_untied_theory.__file__).parents[1] / "plotting.py")]
+TUT_CODE = [tied_untied_theory.__file__, tied_untied_theory_figure.__file__, sie2_escape.__file__,
+            str(Path(sie2_escape.__file__).parent / "plotting.py")]
 #: the SGD measurements the curves are compared with: the paper config's C4 runs and numbers, and
 #: the authors' numbers file when present (config tied_untied_theory.authors_numbers)
 TUT_SGD = [f"{s}.npz" for s in tied_untied.stems(config, "sgd").values() if "_sie2_" in s] + [
@@ -40,10 +42,13 @@ rule tied_untied_theory:
 
 
 rule tied_untied_theory_numbers:
+    """The numbers file; with the default figures folder also the generated block of
+    docs/results/tied_untied.md (tied_untied_theory_docs), as the claims rule writes the README."""
     input:
         TUT_RESULT,
         TUT_SGD,
         TUT_CODE,
+        tied_untied_theory_docs.__file__,
     output:
         f"{F}/numbers/tied_untied_theory.json",
     log:

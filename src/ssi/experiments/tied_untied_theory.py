@@ -314,9 +314,11 @@ def student_table(config, results) -> list[dict]:
     for norm in ATTENTION_NORMALISATIONS:
         Ls = results["att_Ls"]
         t, lr = results[f"attention_best_{norm}_authors"], results[f"attention_best_{norm}_authors_lr"]
+        gamma = NORMALISATIONS[norm][0]
+        # up to powers of log L: A ∝ c L^(−1/2), ν₀ ≈ c² L E|∇f|² with E|∇f|² ∝ 1/L
         rows.append({"student": "attention (trace)", "normalisation": norm, "target": NORMALISATIONS[norm][1],
-                     "time_exponent": 1.0, "lr_exponent": None, "A_exponent": -0.5 - NORMALISATIONS[norm][0],
-                     "nu0_exponent": None, "correction": "powers of log L (A√L grows like a power of log L)",
+                     "time_exponent": 1.0, "lr_exponent": gamma - 0.5, "A_exponent": -0.5 - gamma,
+                     "nu0_exponent": -2 * gamma, "correction": "powers of log L",
                      "time_exponent_ode_small": loglog_slope(Ls, t, 2, 8),
                      "time_exponent_ode": loglog_slope(Ls, t, lo, hi), "lr_exponent_ode": loglog_slope(Ls, lr, lo, hi),
                      "A_exponent_ode": loglog_slope(Ls, results[f"att_{norm}_A"], lo, hi),
@@ -359,14 +361,33 @@ def summarise(config) -> dict:
                 if "low" in p:
                     p["inside"] = bool(p["low"] <= g <= p["high"])
             row["sgd"].append(m)
+        power = {"tied_sqrtL": 0.5, "tied_L": 1.0}.get(den)
+        row["no_escape_from_L_closed_form"] = _lr_limit_L(power, float(section["lr"])) if power else None
         comparisons.append(row)
     out = {"d": meta["d"], "m0": meta["m0"], "levels": meta["levels"], "slope_window": [lo, hi],
            "lr": float(section["lr"]), "attention_lr": float(section["attention"]["lr"]),
            "students": student_table(config, results), "comparisons": comparisons,
            "best_lr_check": best_lr_check(results)}
+    aLs, t_att = series(results, "attention_best_sum", "authors")
+    out["attention_fastest_L"] = int(aLs[np.argmin(t_att)])
+    # the attention drift's local exponent (exact Laplace integral) far beyond the ODE grid
+    out["attention_drift_exponent"] = {str(L): float(np.log(a[1] / a[0]) / np.log(4)) for L, a in
+                                       ((L, se.attention_drift([L // 2, 2 * L])) for L in (10 ** 3, 10 ** 8))}
     out["answer"] = settled_answer(out)
     out["verdict"] = verdict(out)
     return out
+
+
+def _lr_limit_L(power, eta):
+    """The L at which η·L^power reaches η_c(L) = 2A/ν₀ of the tied ReLU network on Σh₂ (the tied
+    network stops escaping there), from the closed form."""
+    from scipy.optimize import brentq
+
+    def excess(log_L):
+        L = math.exp(log_L)
+        return eta * L ** power - se.feedforward(L, 1.0, moments=se.RELU_MOMENTS).lr_limit()
+
+    return float(math.exp(brentq(excess, 0.0, 40.0)))
 
 
 def load_numbers_file(config):

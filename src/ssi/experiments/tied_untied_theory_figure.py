@@ -1,5 +1,5 @@
 """The C4 theory figure: gain against L from the reduced SIE-2 ODE, with the asymptotic laws and
-the SGD measurements (docs/results/tied_untied.md, "Why L and not L²: the ODE near m = 0")."""
+the SGD measurements (docs/results/tied_untied.md, "The gain's exponent from the ODE near m = 0")."""
 from __future__ import annotations
 
 import math
