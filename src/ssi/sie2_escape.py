@@ -76,6 +76,19 @@ class Coefficients:
         return self.kappa * np.asarray(m, float) * self.rho(m, eta)
 
     # --- escape times ------------------------------------------------------------------------------
+    def _terms(self, eta):
+        """(ρ₀, ρ₂, ρ₄) with ρ(m) = ρ₀ − ρ₂ m² − ρ₄ m⁴."""
+        return (eta * self.A - 0.5 * eta * eta * self.nu0, eta * self.A + 0.5 * eta * eta * self.nu2,
+                0.5 * eta * eta * self.nu4)
+
+    def escapes(self, eta, m0, m_th) -> bool:
+        """True when ρ > 0 on [m₀, m_th] (ρ is a quadratic in m²: its ends and its vertex)."""
+        r0, r2, r4 = self._terms(eta)
+        us = [m0 * m0, m_th * m_th]
+        if r4 != 0.0 and us[0] < -r2 / (2 * r4) < us[1]:
+            us.append(-r2 / (2 * r4))
+        return r0 > 0 and min(r0 - r2 * u - r4 * u * u for u in us) > 0
+
     def correction(self, eta, m_th, m0=0.0) -> float:
         """``C = ∫_{m₀}^{m_th} (ρ(0)/ρ(m) − 1) dm/m``: the O(1) part of the escape time beyond
         ``log(m_th/m₀)`` (``inf`` when ρ vanishes below ``m_th``).
@@ -83,10 +96,8 @@ class Coefficients:
         Closed form when ``ν₄ = 0``: ``−½ log((ρ₀ − ρ₂ m_th²)/(ρ₀ − ρ₂ m₀²))`` with
         ``ρ(m) = ρ₀ − ρ₂ m²``; otherwise a quadrature of a smooth integrand.
         """
-        r0 = float(self.rho(0.0, eta))
-        r2 = eta * self.A + 0.5 * eta * eta * self.nu2
-        r4 = 0.5 * eta * eta * self.nu4
-        if r0 <= 0 or r0 - r2 * m_th ** 2 - r4 * m_th ** 4 <= 0:
+        r0, r2, r4 = self._terms(eta)
+        if not self.escapes(eta, m0, m_th):
             return math.inf
         if r4 == 0.0:
             return -0.5 * math.log((r0 - r2 * m_th ** 2) / (r0 - r2 * m0 ** 2))
@@ -109,7 +120,7 @@ class Coefficients:
         """The same time from a numerical integration of the reduced ODE (``solve_ivp``)."""
         from scipy.integrate import solve_ivp
 
-        if self.rate(eta) <= 0 or self.rho(m_th, eta) <= 0:
+        if not self.escapes(eta, m0, m_th):
             return math.inf
         # integrate log m: the solution is smooth on the scale of the escape
         def rhs(t, y):

@@ -12,7 +12,7 @@ TUT_CODE = [tied_untied_theory.__file__, tied_untied_theory_figure.__file__, sie
             str(Path(sie2_escape.__file__).parent / "plotting.py")]
 #: the SGD measurements the curves are compared with: the paper config's C4 runs and numbers, and
 #: the authors' numbers file when present (config tied_untied_theory.authors_numbers)
-TUT_SGD = [f"{s}.npz" for s in tied_untied.stems(config, "sgd").values() if "_sie2_" in s] + [
+TUT_SGD = [f"{s}.npz" for s in tied_untied_theory.stems(config, "sgd").values()] + [
     f"{F}/numbers/tied_untied.json"] + [p for p in [config["tied_untied_theory"]["authors_numbers"]] if Path(p).is_file()]
 TUT_FIGURES = [f"{F}/tied_untied_theory.{ext}" for ext in ("pdf", "png")]
 

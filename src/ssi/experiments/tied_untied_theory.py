@@ -57,6 +57,18 @@ def stem(config) -> str:
     return f"{config['results_dir']}/tied_untied/theory"
 
 
+def stems(config, kind) -> dict:
+    """Result stems of a kind: "theory" (this result), "sgd" (the paper config's SIE-2 SGD runs it
+    is compared with)."""
+    if kind == "theory":
+        return {"theory": stem(config)}
+    if kind == "sgd":
+        from . import tied_untied as tu
+
+        return {k: v for k, v in tu.stems(config, "sgd").items() if k[0] == "sie2"}
+    raise ValueError(f"kind={kind!r} is unknown; allowed: theory, sgd")
+
+
 def check_config(config) -> None:
     """Checks the schema cannot express; ValueError naming the key and what is allowed."""
     section = config[EXPERIMENT]
