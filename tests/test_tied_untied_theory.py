@@ -148,6 +148,16 @@ def test_reduced_escape_time_matches_the_full_ode_for_attention():
         assert d * coef.escape_time(eta, d ** -0.5, level) == pytest.approx(full, rel=1e-3)
 
 
+def test_no_escape_when_the_rate_vanishes_inside_the_interval():
+    """ρ(m) = 1 − 4m² + 3.9m⁴ (η = 1) is positive at m = 0.01 and at 1 but negative near m² = 0.51:
+    the escape time is infinite, by the exact integral and by the reduced ODE."""
+    coef = se.Coefficients(A=1.0, nu0=0.0, nu2=6.0, nu4=-7.8)
+    assert coef.rho(0.01, 1.0) > 0 and coef.rho(1.0, 1.0) > 0 and coef.rho(math.sqrt(0.513), 1.0) < 0
+    assert not coef.escapes(1.0, 0.01, 1.0)
+    assert coef.escape_time(1.0, 0.01, 1.0) == math.inf == coef.ode_escape_time(1.0, 0.01, 1.0)
+    assert coef.escapes(1.0, 0.01, 0.5) and math.isfinite(coef.escape_time(1.0, 0.01, 0.5))
+
+
 def test_untied_is_the_tied_network_slowed_by_L():
     """κ = 1/L: at every η the untied time is L × the tied one, so the best η is the same."""
     tied = se.feedforward(7, 1.0)
