@@ -459,14 +459,15 @@ def settled_answer(numbers) -> str:
     same, best, auth = (_row(numbers, k) for k in NATURAL)
     alone, lin, att = (_row(numbers, k) for k in ("untied_alone", "linear_lr", "untied_over_attention"))
     att_small = att["sgd"][0]["exponent_ode"] if att["sgd"] else math.nan
+    window = "{}–{}".format(*numbers["slope_window"])
     return (f"At SIE 2 the ODE gives T_untied/T_tied ∝ L^{_ode_exponent(same):.2f} with one η for both "
             f"({_sgd_text(same)}) and L^{_ode_exponent(best):.2f} with each network at its best η "
             f"({_sgd_text(best)}), L^{_ode_exponent(auth):.2f} under the authors' η·√L for the tied network "
             f"({_sgd_text(auth)}); L² appears only with the tied η L times the untied one "
             f"(ODE L^{lin['exponent_ode_small_authors']:.2f} over L ≤ 10) "
-            f"or for the untied best-η time alone (L^{alone['exponent_ode_authors']:.2f} at L ~ 10³, "
+            f"or for the untied best-η time alone (L^{alone['exponent_ode_authors']:.2f} at L = {window}, "
             f"{_sgd_text(alone)} over L ≤ 10), and untied over attention falls from L^{att_small:.2f} "
-            f"(L ≤ 8) to L^{att['exponent_ode_authors']:.2f} at L ~ 10³: {verdict(numbers)}.")
+            f"(L ≤ 8) to L^{att['exponent_ode_authors']:.2f} at L = {window}: {verdict(numbers)}.")
 
 
 def headline(numbers) -> str:

@@ -55,6 +55,7 @@ def markdown(numbers) -> str:
     drift = numbers["attention_drift_exponent"]
     att = {r["normalisation"]: r for r in numbers["students"] if r["student"].startswith("attention")}["sum"]
     small = {k: _f(rows[k]["exponent_ode_small_authors"]) for k in rows}
+    window = "{}–{}".format(*numbers["slope_window"])
     large = {k: _f(rows[k]["exponent_ode_authors"]) for k in rows}
     gap = max(abs(r[f"exponent_ode{w}_macro"] - r[f"exponent_ode{w}_authors"]) for r in numbers["comparisons"]
               for w in ("", "_small") if r[f"exponent_ode{w}_macro"] is not None)
@@ -74,19 +75,19 @@ def markdown(numbers) -> str:
             f"itself; the noise factor (1 − η√L/η_c(L)) only matters near L ≈ "
             f"{rows['authors_sqrt']['no_escape_from_L_closed_form']:.0f}, where the tied network stops escaping.",
             f"- **untied alone at its best η**: its time is ∝ L(1 + L), local exponent 2 − 1/(L + 1): "
-            f"L^{small['untied_alone']} over L ≤ 10, L^{large['untied_alone']} at L ~ 10³. The tied network's "
+            f"L^{small['untied_alone']} over L ≤ 10, L^{large['untied_alone']} at L = {window}. The tied network's "
             f"best time is ∝ 1 + L (L^{small['tied_alone']} over L ≤ 10), so their ratio is exactly L.",
             f"- **attention at its best η**: its drift A = √2 E[q·∇f] first rises with L, then decays as "
             f"L^(−½) up to a "
             f"slowly growing factor (local exponent {_f(drift['1000'])} at L = 10³, {_f(drift['100000000'])} at "
-            f"10⁸, exact integral), while ν₀ barely moves (L^{_f(att.get('nu0_exponent_ode'))} at L ~ 10³): the best "
+            f"10⁸, exact integral), while ν₀ barely moves (L^{_f(att.get('nu0_exponent_ode'))} at L = {window}): the best "
             f"time 2ν₀ log(m_th/m₀)/A² falls as L^{small['attention_alone']} over L ≤ 8, is shortest at "
-            f"L = {numbers['attention_fastest_L']} and grows as L^{large['attention_alone']} at L ~ 10³ (→ L up to logarithms). Hence untied "
+            f"L = {numbers['attention_fastest_L']} and grows as L^{large['attention_alone']} at L = {window} (→ L up to logarithms). Hence untied "
             f"over attention: L^{small['untied_over_attention']} over L ≤ 8, L^{large['untied_over_attention']} "
-            f"at L ~ 10³; and untied square over attention at one η, L²β₂(L)/2 at small η: "
-            f"L^{small['square_over_attention']} over L ≤ 10, L^{large['square_over_attention']} at L ~ 10³.",
+            f"at L = {window}; and untied square over attention at one η, L²β₂(L)/2 at small η: "
+            f"L^{small['square_over_attention']} over L ≤ 10, L^{large['square_over_attention']} at L = {window}.",
             f"- **best η**: A/ν₀ is within {100 * check['authors']:.1f} % of the ODE's numerical minimiser at "
-            f"2/√d (every normalisation, L ≤ 10³); at 0.5 the leading A/ν₀ is off by up to "
+            f"2/√d (every normalisation, every L of the grid); at 0.5 the leading A/ν₀ is off by up to "
             f"{100 * check['macro_leading']:.0f} % and the first-order formula by {100 * check['macro']:.1f} %."]
     return "\n".join(out) + "\n"
 
