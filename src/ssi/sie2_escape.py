@@ -37,7 +37,8 @@ SQRT2 = math.sqrt(2.0)
 
 @dataclass(frozen=True)
 class Coefficients:
-    """Coefficients of the reduced SIE-2 ODE ``dm/dt = κ m [η A (1 − m²) − (η²/2)(ν₀ + ν₂ m² + ν₄ m⁴)]``.
+    """Coefficients of the reduced SIE-2 ODE
+    ``dm/dt = κ m [η A (1 − m²) − (η²/2)(ν₀ + ν₂ m² + ν₄ m⁴)]``.
 
     Attributes
     ----------
@@ -232,7 +233,8 @@ def feedforward(L: int, scale: float, activation: str = "relu", network: str = "
 def attention_drift(Ls, scale=1.0, *, n_x: int = 81, n_v: int = 201, n_y: int = 401) -> np.ndarray:
     """``A(L) = √2 c L β₂(L)`` of the trace-reduced attention ``f = L^(−1/2) Tr softmax(q qᵀ)``.
 
-    ``β₂ = E[f He₂(q₁)] = L^(−1/2) (I₁ + (L − 1) I₂)`` with, by ``1/(1 + S) = ∫₀^∞ e^{−u(1+S)} du``
+    ``β₂ = E[f He₂(q₁)] = L^(−1/2) (I₁ + (L − 1) I₂)`` with, by
+    ``1/(1 + S) = ∫₀^∞ e^{−u(1+S)} du``
     applied to ``p_ll = 1/(1 + Σ_{k≠l} e^{q_l q_k − q_l²})`` and independence of the tokens,
 
         I₁ = E_x[He₂(x) ∫ e^{−u} M(u, x)^{L−1} du],   I₂ = E_x[∫ e^{−u} M(u, x)^{L−2} M₂(u, x) du],

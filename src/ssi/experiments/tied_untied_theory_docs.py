@@ -61,7 +61,8 @@ def markdown(numbers) -> str:
               for w in ("", "_small") if r[f"exponent_ode{w}_macro"] is not None)
     out = [f"**{numbers['answer']}**", "",
            f"Escape from m₀ = d^(−½) to 2/√d at d = {numbers['d']} (the exponents at the macroscopic 0.5 are "
-           f"in the numbers file; they differ from these by at most {gap:.2f}); fixed-η protocols at η = {numbers['lr']:g} (the "
+           f"in the numbers file; they differ from these by at most {gap:.2f}); fixed-η protocols at "
+           f"η = {numbers['lr']:g} (the "
            f"authors' 2·10⁻⁴ with their (y − ŷ)² loss), the square-vs-attention one at "
            f"η = {numbers['attention_lr']:g}. ODE exponents are log-log least-squares slopes of the reduced "
            "ODE's escape times (best η by a bounded search on the same ODE).", ""]
@@ -71,7 +72,8 @@ def markdown(numbers) -> str:
             f"- **same η, best η**: L exactly in the ODE at every L; the SGD's "
             f"L^{_f(rows['same_lr']['sgd'][0]['exponent'])} and L^{_f(rows['best_lr']['sgd'][0]['exponent'])} at "
             f"d = 100 are finite-d (the untied SGD escapes faster than the ODE at L ≥ 16, see above).",
-            f"- **the authors' protocol** (tied η·√L): L^{small['authors_sqrt']} over L ≤ 10 is the L^{{3/2}} law "
+            f"- **the authors' protocol** (tied η·√L): L^{small['authors_sqrt']} over L ≤ 10 is the "
+            f"L^{{3/2}} law "
             f"itself; the noise factor (1 − η√L/η_c(L)) only matters near L ≈ "
             f"{rows['authors_sqrt']['no_escape_from_L_closed_form']:.0f}, where the tied network stops escaping.",
             f"- **untied alone at its best η**: its time is ∝ L(1 + L), local exponent 2 − 1/(L + 1): "
@@ -80,9 +82,11 @@ def markdown(numbers) -> str:
             f"- **attention at its best η**: its drift A = √2 E[q·∇f] first rises with L, then decays as "
             f"L^(−½) up to a "
             f"slowly growing factor (local exponent {_f(drift['1000'])} at L = 10³, {_f(drift['100000000'])} at "
-            f"10⁸, exact integral), while ν₀ barely moves (L^{_f(att.get('nu0_exponent_ode'))} at L = {window}): the best "
+            f"10⁸, exact integral), while ν₀ barely moves (L^{_f(att.get('nu0_exponent_ode'))} at "
+            f"L = {window}): the best "
             f"time 2ν₀ log(m_th/m₀)/A² falls as L^{small['attention_alone']} over L ≤ 8, is shortest at "
-            f"L = {numbers['attention_fastest_L']} and grows as L^{large['attention_alone']} at L = {window} (→ L up to logarithms). Hence untied "
+            f"L = {numbers['attention_fastest_L']} and grows as L^{large['attention_alone']} at L = {window} "
+            f"(→ L up to logarithms). Hence untied "
             f"over attention: L^{small['untied_over_attention']} over L ≤ 8, L^{large['untied_over_attention']} "
             f"at L = {window}; and untied square over attention at one η, L²β₂(L)/2 at small η: "
             f"L^{small['square_over_attention']} over L ≤ 10, L^{large['square_over_attention']} at L = {window}.",

@@ -71,7 +71,8 @@ def plot(config, out_paths) -> None:
                ylabel=r"gain $T_{\rm untied}/T_{\rm tied}$, or $T(L)/T(L_0)$", title=title)
         ax.legend(fontsize=5, frameon=False, loc="upper left", bbox_to_anchor=(0.0, -0.13), ncol=1)
     fig.suptitle(f"SIE 2: escape from $m_0 = d^{{-1/2}}$ to $2/\\sqrt{{d}}$, d = {numbers['d']}; "
-                 f"fixed-η protocols at η = {numbers['lr']:g}, square vs attention at η = {numbers['attention_lr']:g}",
+                 f"fixed-η protocols at η = {numbers['lr']:g}, "
+                 f"square vs attention at η = {numbers['attention_lr']:g}",
                  fontsize=7)
     for path in out_paths:
         save_figure(fig, path)
