@@ -49,8 +49,8 @@ def plot(config, out_paths) -> None:
             Ls, gain = theory.gain_curve(results, spec[key][2], spec[key][3], "authors")
             ok = np.isfinite(gain) & (gain > 0)
             x, y = Ls[ok].astype(float), gain[ok] / (gain[ok][0] if normalise else 1.0)
-            stop = row["no_escape_from_L_authors"]
-            tail = f"; tied stops escaping at L = {stop}" if stop else ""
+            stop = row["no_escape_from_L_closed_form"]
+            tail = f"; tied stops escaping at L ≈ {stop:.0f}" if stop else ""
             ax.plot(x, y, color=colour, lw=1.4, ls="--" if key == "best_lr" else "-",
                     label=f"{label}\nODE $L^{{{_exp(row['exponent_ode_small_authors'])}}}$ at small L, "
                           f"law $L^{{{row['asymptotic']:g}}}$ (dotted){tail}")
