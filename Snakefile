@@ -77,6 +77,7 @@ else:
     include: "workflow/rules/positional.smk"
     include: "workflow/rules/escape_vs_d.smk"
     include: "workflow/rules/tied_untied.smk"
+    include: "workflow/rules/tied_untied_theory.smk"
     include: "workflow/rules/semantic_positional.smk"
     include: "workflow/rules/authors_phase.smk"
     include: "workflow/rules/reproducibility.smk"

@@ -17,6 +17,7 @@ with package_cache():
     from . import phase  # noqa: F401
     from . import population  # noqa: F401
     from .sgd import reduced  # noqa: F401
+    from . import sie2_escape  # noqa: F401
 
 from . import authors  # noqa: F401  (the authors' conventions and names)
 from .hermite import sie

@@ -31,7 +31,7 @@ from numba.core import caching
 
 _PACKAGE = Path(__file__).resolve().parent
 #: the modules that define numba-jitted functions (imported in ``package_cache``, ssi/__init__.py)
-JITTED = ("ssi.custom", "ssi.links", "ssi.phase", "ssi.population", "ssi.sgd.reduced")
+JITTED = ("ssi.custom", "ssi.links", "ssi.phase", "ssi.population", "ssi.sgd.reduced", "ssi.sie2_escape")
 
 
 def _module_file(name: str) -> Path | None:

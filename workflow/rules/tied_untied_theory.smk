@@ -1,0 +1,85 @@
+# Claim C4 settled from the ODE near m = 0: the gain's L-exponent at SIE 2 per learning-rate
+# protocol, closed form beside the reduced ODE (L = 1..10³) and the SGD measurements.
+from ssi import sie2_escape
+from ssi.experiments import tied_untied_theory, tied_untied_theory_docs, tied_untied_theory_figure
+
+tied_untied_theory.check_config(config)
+
+#: the one result file (coefficients, best learning rates and escape times on the L grids)
+TUT_RESULT = f"{tied_untied_theory.stem(config)}.npz"
+#: the code that turns it into numbers and the figure: editing it remakes them
+TUT_CODE = [tied_untied_theory.__file__, tied_untied_theory_figure.__file__, sie2_escape.__file__,
+            str(Path(sie2_escape.__file__).parent / "plotting.py")]
+#: the SGD measurements the curves are compared with: the paper config's C4 runs and numbers, and
+#: the authors' numbers file when present (config tied_untied_theory.authors_numbers)
+TUT_SGD = [f"{s}.npz" for s in tied_untied_theory.stems(config, "sgd").values()] + [
+    f"{F}/numbers/tied_untied.json"] + [p for p in [config["tied_untied_theory"]["authors_numbers"]] if Path(p).is_file()]
+TUT_FIGURES = [f"{F}/tied_untied_theory.{ext}" for ext in ("pdf", "png")]
+
+
+localrules:
+    tied_untied_theory_numbers,
+    tied_untied_theory_plot,
+
+
+rule tied_untied_theory:
+    params:
+        section=config["tied_untied_theory"],
+        escape_level=config["tied_untied"]["escape_level"],
+        seed=config["seed"],
+    output:
+        multiext(f"{R}/tied_untied/theory", ".npz", ".json"),
+    log:
+        f"{R}/logs/tied_untied_theory.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/tied_untied_theory.py"
+
+
+rule tied_untied_theory_numbers:
+    """The numbers file; with the default figures folder also the generated block of
+    docs/results/tied_untied.md (tied_untied_theory_docs), as the claims rule writes the README."""
+    input:
+        TUT_RESULT,
+        TUT_SGD,
+        TUT_CODE,
+        tied_untied_theory_docs.__file__,
+    output:
+        f"{F}/numbers/tied_untied_theory.json",
+    log:
+        f"{R}/logs/tied_untied_theory_numbers.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/tied_untied_theory_numbers.py"
+
+
+rule tied_untied_theory_plot:
+    priority: PRIORITY_FIGURE
+    input:
+        TUT_RESULT,
+        TUT_SGD,
+        TUT_CODE,
+    output:
+        pdf=f"{F}/tied_untied_theory.pdf",
+        png=report(f"{F}/tied_untied_theory.png", caption="../report/tied_untied_theory.rst",
+                   category="C4 tied vs untied"),
+    log:
+        f"{R}/logs/tied_untied_theory_plot.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/tied_untied_theory_plot.py"
+
+
+FIGURES += TUT_FIGURES
+RESULTS += [TUT_RESULT]
+NUMBERS += [f"{F}/numbers/tied_untied_theory.json"]
+RENDERERS["tied_untied_theory"] = lambda out_dir: tied_untied_theory_figure.plot(
+    config, [f"{out_dir}/{Path(p).name}" for p in TUT_FIGURES]
+)
