@@ -69,7 +69,7 @@ def test_job_plan_covers_every_replicate_once_and_never_splits_a_stopped_point()
         assert set(seen) == set(au.points(spec))
         for blocks in seen.values():
             covered = sorted(i for off, n in blocks for i in range(off, off + n))
-            assert covered == list(range(spec["seeds"]))
+            assert covered == list(range(au.replicates(spec)))
             if spec["stop_level"] is not None:
                 assert len(blocks) == 1
 

@@ -2,7 +2,7 @@
 # experiment file, a cost forecast, numbers and one figure per experiment under figures/authors/.
 from pathlib import Path
 
-from ssi.experiments import authors, authors_candidates
+from ssi.experiments import authors, authors_candidates, authors_crossings
 
 R = config["results_dir"]
 F = config["figures_dir"]
@@ -14,7 +14,7 @@ print(authors.forecast_text(authors.forecast_worst_case(config)))
 
 AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
 AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
-AU_CODE = [authors.__file__, authors_candidates.__file__, str(Path(authors.__file__).parents[1] / "plotting.py")]
+AU_CODE = [authors.__file__, authors_candidates.__file__, authors_crossings.__file__, str(Path(authors.__file__).parents[1] / "plotting.py")]
 AU_FIGURES = [f"{F}/{name}.{ext}" for name in authors.figure_names(config) for ext in ("pdf", "png")]
 
 
