@@ -1,5 +1,5 @@
 """Crossing times of the authors' experiments and the gains built on them, with the rule that
-decides when a crossing counts (docs/theory.md, "Weak recovery and escape").
+decides when a crossing counts (docs/theory.md, "Model and conventions", weak recovery).
 
 A crossing time measures escape: how long the seed-mean overlap takes to grow from its start to a
 level. The authors' level 2/√d is twice the typical start d^(−1/2) (random start: |m₀| ≈ d^(−1/2);
