@@ -7,6 +7,8 @@ from ssi.experiments import authors, authors_candidates, authors_crossings
 R = config["results_dir"]
 F = config["figures_dir"]
 FIGURES, RESULTS, NUMBERS, RENDERERS = [], [], [], {}
+#: no notebook redraws the authors' figures: no figure data (workflow/rules/notebooks.smk)
+FIGURE_DATA = []
 
 authors.check_config(config)
 # the cost forecast without the ODE (every run to T), printed before any job starts
