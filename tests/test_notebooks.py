@@ -12,7 +12,6 @@ import math
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -73,7 +73,6 @@ class Result:
             if show:
                 _show(png)
 
-
     def claims(self) -> None:
         """Show this result's rows of the claims table (figures/CLAIMS.md), made from the numbers
         by ``ssi.experiments.<result>.claim_rows``: the claim, what the paper says, the verdict and

@@ -9,7 +9,6 @@ package (fixed style, PNG without metadata). Needs the ``notebooks`` extra (nbco
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from ..io import atomic_write_text
 
