@@ -33,7 +33,7 @@ rule figure_data:
         results=lambda wildcards: FIGURE_SETS[wildcards.result][1],
         code=lambda wildcards: FIGURE_SETS[wildcards.result][2] + [figure_data.__file__],
     params:
-        names=lambda wildcards: [Path(p).name for p in FIGURE_SETS[wildcards.result][0]],
+        names=lambda wildcards: [Path(p).relative_to(F).as_posix() for p in FIGURE_SETS[wildcards.result][0]],
     output:
         npz=f"{F}/data/{{result}}.npz",
         json=f"{F}/data/{{result}}.json",

@@ -81,9 +81,10 @@ def _nan(value):
 
 
 def extract(config, result: str, numbers_path, out_stem, names) -> dict:
-    """Render ``result``'s figures ``names`` (file names, e.g. ``two_phases.png``; PNG only, into a
-    temporary folder) from the results with the numbers of ``numbers_path``, and write the arrays
-    and provenance keys they read to ``out_stem``.npz / .json.
+    """Render ``result``'s figures ``names`` (paths relative to the figures folder, e.g.
+    ``two_phases.png``; PNG only, into a temporary folder) from the results with the numbers of
+    ``numbers_path``, and write the arrays and provenance keys they read to ``out_stem``.npz, and
+    them and the figures' names (without suffix) to ``out_stem``.json.
 
     A result module may define ``figure_data_reduction(file, key, array) -> array``: what of an
     array its figures read (e.g. only the last record of a trajectory); the arrays are saved
@@ -107,7 +108,8 @@ def extract(config, result: str, numbers_path, out_stem, names) -> dict:
     out_stem = Path(out_stem)
     atomic_write_bytes(out_stem.with_suffix(".npz"), data)
     atomic_write_text(out_stem.with_suffix(".json"),
-                      json.dumps({"result": result, "files": recorder.metadata()}, indent=1, sort_keys=True) + "\n")
+                      json.dumps({"result": result, "figures": sorted({str(Path(n).with_suffix("")) for n in names}),
+                                  "files": recorder.metadata()}, indent=1, sort_keys=True) + "\n")
     return {"files": len(recorder.files), "arrays": len(arrays), "bytes": len(data)}
 
 
