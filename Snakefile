@@ -80,6 +80,7 @@ else:
     include: "workflow/rules/tied_untied_theory.smk"
     include: "workflow/rules/semantic_positional.smk"
     include: "workflow/rules/authors_phase.smk"
+    include: "workflow/rules/notebooks.smk"
     include: "workflow/rules/reproducibility.smk"
     include: "workflow/rules/audit.smk"
 
@@ -87,6 +88,7 @@ else:
         default_target: True
         input:
             FIGURES,
+            FIGURE_DATA,
             f"{F}/MANIFEST.sha256",
             f"{F}/CLAIMS.md",
             REPORT_NUMBERS,

@@ -69,7 +69,7 @@ def test_job_plan_covers_every_replicate_once_and_never_splits_a_stopped_point()
         assert set(seen) == set(au.points(spec))
         for blocks in seen.values():
             covered = sorted(i for off, n in blocks for i in range(off, off + n))
-            assert covered == list(range(spec["seeds"]))
+            assert covered == list(range(au.replicates(spec)))
             if spec["stop_level"] is not None:
                 assert len(blocks) == 1
 
@@ -101,6 +101,13 @@ def test_quick_authors_workflow_writes_figures_numbers_manifest(tmp_path):
     assert (fig / "numbers" / "authors.json").is_file()
     manifest = (fig / "MANIFEST.sha256").read_text()
     assert f"{names[0]}.png" in manifest and "numbers/authors.json" in manifest
+    # the one-seed experiment: shown as run (1 seed), decided over decide_seeds replicates
+    import json
+    entry = json.loads((fig / "numbers" / "authors.json").read_text())["experiments"]["linear_random"]
+    assert entry["seeds"] == 1 and {r["seeds"] for r in entry["rows"]} == {1}
+    assert entry["decide"]["seeds"] == 8 and {r["seeds"] for r in entry["decide"]["rows"]} == {8}
+    assert entry["gain"]["decide"]["seeds"] == 8 and entry["gain"]["decide"]["low"] is not None
+    assert "excluded" in entry["gain"] and "start_flagged_authors" in entry["rows"][0]
     first = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in fig.glob("*.png")}
     shutil.rmtree(fig)
     subprocess.run(snake + ["--forcerun", "authors_plot"], check=True, env=env, cwd=workdir)

@@ -1,6 +1,6 @@
 """The Snakemake workflow, end to end, on the quick config (config/quick.yaml).
 
-Every test runs `snakemake` (or the notebook) in a subprocess, in a temporary copy of
+Every test runs `snakemake` in a subprocess, in a temporary copy of
 the repository's workflow files (Snakefile, config/, workflow/, notebooks/): nothing is
 written into the repository. The quick workflow runs to completion with ``--cores 2``
 once per session (``quick_cores2`` in tests/conftest.py, shared with tests/test_slurm.py)
@@ -18,8 +18,9 @@ What is checked (docs/workflow.md):
 * a run killed with SIGKILL resumes (``--unlock``, then ``--rerun-incomplete``) to the same
   figures, and Ctrl-C (SIGINT) leaves no lock and no partial file;
 * the schema's problem enums are the registries of ssi.problems;
-* ``snakemake --lint`` is clean; ``--report`` works; the profiles parse;
-* the notebook runs as a script on the results.
+* ``snakemake --lint`` is clean; ``--report`` works; the profiles parse.
+
+The notebooks are tested in tests/test_notebooks.py and tests/test_notebook_copies.py.
 """
 from __future__ import annotations
 
@@ -535,39 +536,3 @@ def test_report_has_the_captions(quick_cores2, tmp_path):
     phrase = caption.split("(")[0].strip()          # "Two phases of training"
     assert len(phrase) > 10
     assert phrase in report.read_text(errors="replace")
-
-
-# --- (i) the notebook -------------------------------------------------------------------
-
-def run_notebook(workdir: Path, **env):
-    return subprocess.run([sys.executable, "notebooks/two_phases.py"], cwd=workdir, env=environment(**env),
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
-
-
-@pytest.mark.slow
-def test_notebook_runs_on_quick_results(quick_cores2):
-    """notebooks/two_phases.py runs as a script from the repository root: without paper results
-    it falls back to the quick config, prints the summary table of every (case, d), and its
-    re-rendering through two_phases.plot is identical to the workflow's figures."""
-    proc = run_notebook(quick_cores2["workdir"])
-    assert proc.returncode == 0, proc.stdout[-4000:]
-    assert f"using {QUICK}" in proc.stdout
-    for case, spec in quick_config()["two_phases"]["cases"].items():
-        for d in spec["dims"]:
-            assert any(line.split()[:2] == [case, str(d)] for line in proc.stdout.splitlines()), (case, d)
-    assert "t_escape_ode" in proc.stdout
-    assert proc.stdout.count("identical to") == 2, proc.stdout[-4000:]
-
-
-@pytest.mark.slow
-def test_notebook_is_a_jupytext_notebook_and_honours_ssi_config(quick_cores2):
-    """The notebook opens with jupytext (percent format, a markdown header cell first), and
-    SSI_CONFIG pointing at a config without results fails with a message instead of falling back."""
-    import jupytext
-
-    notebook = jupytext.read(ROOT / "notebooks/two_phases.py")
-    kinds = [cell.cell_type for cell in notebook.cells]
-    assert kinds[0] == "markdown" and kinds.count("code") >= 3
-    proc = run_notebook(quick_cores2["workdir"], SSI_CONFIG="config/config.yaml")
-    assert proc.returncode != 0
-    assert "result files missing" in proc.stdout

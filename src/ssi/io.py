@@ -35,6 +35,11 @@ def _atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+def atomic_write_bytes(path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file + rename)."""
+    _atomic_write_bytes(Path(path), data)
+
+
 def atomic_write_text(path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (temporary file + rename)."""
     _atomic_write_bytes(Path(path), text.encode())

@@ -12,7 +12,7 @@ localrules:
 
 rule manifest:
     input:
-        FIGURES + NUMBERS,
+        FIGURES + NUMBERS + FIGURE_DATA,
     output:
         f"{F}/MANIFEST.sha256",
     log:

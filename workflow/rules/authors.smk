@@ -2,11 +2,13 @@
 # experiment file, a cost forecast, numbers and one figure per experiment under figures/authors/.
 from pathlib import Path
 
-from ssi.experiments import authors, authors_candidates
+from ssi.experiments import authors, authors_candidates, authors_crossings
 
 R = config["results_dir"]
 F = config["figures_dir"]
 FIGURES, RESULTS, NUMBERS, RENDERERS = [], [], [], {}
+#: no notebook redraws the authors' figures: no figure data (workflow/rules/notebooks.smk)
+FIGURE_DATA = []
 
 authors.check_config(config)
 # the cost forecast without the ODE (every run to T), printed before any job starts
@@ -14,7 +16,7 @@ print(authors.forecast_text(authors.forecast_worst_case(config)))
 
 AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
 AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
-AU_CODE = [authors.__file__, authors_candidates.__file__, str(Path(authors.__file__).parents[1] / "plotting.py")]
+AU_CODE = [authors.__file__, authors_candidates.__file__, authors_crossings.__file__, str(Path(authors.__file__).parents[1] / "plotting.py")]
 AU_FIGURES = [f"{F}/{name}.{ext}" for name in authors.figure_names(config) for ext in ("pdf", "png")]
 
 

@@ -29,9 +29,9 @@ import numpy as np
 
 from ..io import atomic_write_text, load_result, save_result
 from ..problems import Problem
-from . import authors_candidates, authors_verdicts
+from . import authors_candidates, authors_crossings, authors_verdicts
 from .claim_text import VERDICTS, verdict_word
-from .common import ProgressLog, bootstrap_slope, crossing_time, loglog_slope, seed_key
+from .common import ProgressLog, crossing_time, loglog_slope, seed_key
 
 EXPERIMENT = "authors"
 #: the authors' students -> ours
@@ -102,6 +102,14 @@ def initial_m(spec: dict) -> float:
     return float(_api().initial_overlap(spec["ic_overlap"], d))
 
 
+def replicates(spec: dict) -> int:
+    """Replicates simulated per point: their ``seeds``, or ``decide_seeds`` when larger.
+
+    Replicate r has the same random numbers whatever the count, so the first ``seeds``
+    replicates are their experiment as run and all of them the many-seed rerun that decides."""
+    return max(int(spec["seeds"]), int(spec.get("decide_seeds") or 0))
+
+
 def points(spec: dict) -> list[tuple[str, object]]:
     """(student, sweep value) of every run of an experiment, in config order."""
     return [(s, v) for s in spec["students"] for v in spec["sweep"][sweep_key(spec)]]
@@ -123,13 +131,13 @@ def rate(config, student: str, L: int) -> float:
 def job_plan(config, name: str) -> list[dict]:
     """The SGD jobs of one experiment: {student, values, offset, count}.
 
-    A point whose worst-case cost (T steps × seeds) exceeds ``job_seconds`` is split into
+    A point whose worst-case cost (T steps × :func:`replicates`) exceeds ``job_seconds`` is split into
     replicate blocks (never when ``stop_level`` is set: the stop reads the mean over all
     seeds); cheaper points of one student are grouped up to ``job_seconds``.
     """
     section = config[EXPERIMENT]
     spec = section["experiments"][name]
-    budget, seeds, T = float(section["job_seconds"]), int(spec["seeds"]), int(spec["T"])
+    budget, seeds, T = float(section["job_seconds"]), replicates(spec), int(spec["T"])
     jobs, group, group_cost = [], None, 0.0
     for student, value in points(spec):
         cost = T * seeds / rate(config, student, point_L(spec, value))
@@ -169,6 +177,12 @@ def check_config(config) -> None:
             raise ValueError(f"{where}.a_squared: required by target positional_semantic_model")
         if sweep_key(spec) == "omega" and spec["target"] != "positional_semantic_model":
             raise ValueError(f"{where}.sweep: an omega sweep needs target positional_semantic_model")
+        if spec.get("decide_seeds") is not None:
+            if int(spec["decide_seeds"]) <= int(spec["seeds"]):
+                raise ValueError(f"{where}.decide_seeds: {spec['decide_seeds']} must exceed seeds = {spec['seeds']}")
+            if spec["stop_level"] is not None:
+                raise ValueError(f"{where}.decide_seeds: needs stop_level: null (a stop on the mean of all "
+                                 "replicates would cut their run short)")
         for student, value in points(spec):
             try:
                 p = problem(spec, student, value)
@@ -228,8 +242,11 @@ def sgd_job(config, name: str, job: int, out_stem, log=None) -> None:
                                    "points": meta, "d": d, "T": T, "engine": config["engine"], "config": spec})
 
 
-def load_point(config, name: str, student: str, value):
-    """(steps (K,), overlap (R, K), e (R, K)) of one point, replicate blocks joined in key order."""
+def load_point(config, name: str, student: str, value, seeds: int | str | None = None):
+    """(steps (K,), overlap (R, K), e (R, K)) of one point, replicate blocks joined in key order.
+
+    ``seeds``: None for the experiment as they ran it (its first ``seeds`` replicates), "all"
+    for every replicate simulated (:func:`replicates`), or a count."""
     tag = f"{student}_{_value_key(value)}"
     parts = []
     for j, plan in enumerate(job_plan(config, name)):
@@ -238,8 +255,10 @@ def load_point(config, name: str, student: str, value):
             parts.append((plan["offset"], arr[f"steps_{tag}"], arr[f"overlap_{tag}"], arr[f"e_{tag}"]))
     parts.sort(key=lambda p: p[0])
     K = min(p[1].size for p in parts)
-    return (parts[0][1][:K], np.concatenate([p[2][:, :K] for p in parts]),
-            np.concatenate([p[3][:, :K] for p in parts]))
+    spec = config[EXPERIMENT]["experiments"][name]
+    R = replicates(spec) if seeds == "all" else int(spec["seeds"] if seeds is None else seeds)
+    return (parts[0][1][:K], np.concatenate([p[2][:, :K] for p in parts])[:R],
+            np.concatenate([p[3][:, :K] for p in parts])[:R])
 
 
 # --- ODE and cost forecast ---------------------------------------------------------------------
@@ -312,17 +331,17 @@ def forecast(config) -> list[dict]:
     rows = []
     for name, spec in section["experiments"].items():
         _, meta = load_result(stems(config, "ode")[name])
-        T, seeds = int(spec["T"]), int(spec["seeds"])
+        T, seeds, ours = int(spec["T"]), int(spec["seeds"]), replicates(spec)
         steps = seconds = 0.0
         for student, value in points(spec):
             info = meta["points"][f"{student}_{_value_key(value)}"]
             n = T
             if spec["stop_level"] is not None and info.get("defined") and math.isfinite(info["steps_stop"] or math.nan):
                 n = min(T, 1.25 * info["steps_stop"])
-            steps += n * seeds
-            seconds += n * seeds / rate(config, student, point_L(spec, value))
+            steps += n * ours
+            seconds += n * ours / rate(config, student, point_L(spec, value))
         their_steps = T * seeds * len(points(spec))
-        rows.append({"name": name, "runs": seeds * len(points(spec)), "jobs": len(job_plan(config, name)),
+        rows.append({"name": name, "runs": ours * len(points(spec)), "jobs": len(job_plan(config, name)),
                      "steps": steps, "cpu_seconds": seconds, "their_steps": their_steps,
                      "their_cpu_hours": their_steps / float(section["their_rate"]) / 3600})
     return rows
@@ -333,12 +352,12 @@ def forecast_worst_case(config) -> list[dict]:
     section = config[EXPERIMENT]
     rows = []
     for name, spec in section["experiments"].items():
-        T, seeds = int(spec["T"]), int(spec["seeds"])
+        T, seeds, ours = int(spec["T"]), int(spec["seeds"]), replicates(spec)
         pts = points(spec)
-        seconds = sum(T * seeds / rate(config, s, point_L(spec, v)) for s, v in pts)
+        seconds = sum(T * ours / rate(config, s, point_L(spec, v)) for s, v in pts)
         their_steps = T * seeds * len(pts)
-        rows.append({"name": name, "runs": seeds * len(pts), "jobs": len(job_plan(config, name)),
-                     "steps": float(their_steps), "cpu_seconds": seconds, "their_steps": their_steps,
+        rows.append({"name": name, "runs": ours * len(pts), "jobs": len(job_plan(config, name)),
+                     "steps": float(T * ours * len(pts)), "cpu_seconds": seconds, "their_steps": their_steps,
                      "their_cpu_hours": their_steps / float(section["their_rate"]) / 3600})
     return rows
 
@@ -363,9 +382,9 @@ def write_forecast(config, out_path) -> str:
 
 
 # --- numbers ---------------------------------------------------------------------------------------
-def _mean_cross(steps, curves, level):
-    t = crossing_time(steps, curves.mean(axis=0), level)
-    return math.inf if math.isnan(t) else t
+#: seed-mean crossing (nan when the start is flagged, inf when not reached) and a/b; see authors_crossings
+_mean_cross = authors_crossings.mean_crossing
+_ratio = authors_crossings.ratio
 
 
 def _switch(omegas, share):
@@ -377,91 +396,100 @@ def _switch(omegas, share):
     return math.nan
 
 
-def _ratio(a, b) -> float:
-    """a/b, nan when b is 0 (the start is already above the level) or either is not finite."""
-    a, b = float(a), float(b)
-    return a / b if b > 0 and math.isfinite(a) and math.isfinite(b) else math.nan
+def point_row(spec: dict, student: str, value, steps, ov, e, ode_point: dict) -> dict:
+    """Numbers of one point from its replicates: crossings of the seed mean (2/√d and MACRO, a
+    flagged start counted as no crossing: authors_crossings), final overlaps, shares; C5 shares."""
+    d = int(spec["d"])
+    steps = np.asarray(steps, float)
+    authors_level = 2 / math.sqrt(d)
+    row = {"student": student, sweep_key(spec): value, "lr": their_lr(spec, point_L(spec, value)),
+           "seeds": int(ov.shape[0]), "steps_run": int(steps[-1]),
+           "steps_mean_authors": _mean_cross(steps, ov, authors_level),
+           "steps_mean_macro": _mean_cross(steps, ov, MACRO),
+           "start_overlap_mean": authors_crossings.start_overlap(ov),
+           "start_flagged_authors": authors_crossings.start_flagged(ov, authors_level),
+           "start_flagged_macro": authors_crossings.start_flagged(ov, MACRO),
+           "final_overlap_mean": float(ov[:, -1].mean()),
+           "final_overlap_sd": float(ov[:, -1].std(ddof=1)) if ov.shape[0] > 1 else math.nan,
+           "share_above_authors": float(np.mean(ov.max(axis=1) >= authors_level)),
+           "share_above_macro": float(np.mean(ov.max(axis=1) >= MACRO)),
+           "ode": bool(ode_point.get("defined"))}
+    if ode_point.get("defined"):
+        row["ode_steps_authors"] = ode_point["steps_authors"]
+        row["ode_steps_macro"] = ode_point["steps_macro"]
+    if spec["target"] == "positional_semantic_model":
+        m_end, e_end = ov[:, -1], np.abs(e[:, -1])
+        escaped = np.hypot(m_end, e_end) >= ESCAPED
+        row.update({"final_abs_e_mean": float(e_end.mean()), "share_escaped": float(escaped.mean()),
+                    "share_positional": float(np.mean(e_end[escaped] > m_end[escaped])) if escaped.any() else math.nan,
+                    "share_semantic": float(np.mean(e_end[escaped] <= m_end[escaped])) if escaped.any() else math.nan})
+    return row
 
 
-def _gain_fit(config, pairs, d, seed):
-    """Gain T_untied/T_tied at the seed-mean crossing of 2/√d against L, with a bootstrap interval.
+def _own_gain(spec: dict, curves: dict, seed: int):
+    """The gain fit of a file holding the untied and one other network over an L sweep, or None."""
+    students = spec["students"]
+    if not (sweep_key(spec) == "L" and len(students) == 2 and len(spec["sweep"]["L"]) > 1):
+        return None
+    other = [s for s in students if s != "plain_network"][0]
+    pairs = {int(L): (curves[("plain_network", L)], curves[(other, L)]) for L in spec["sweep"]["L"]}
+    return authors_crossings.gain_fit(pairs, 2 / math.sqrt(int(spec["d"])), seed, names=("plain_network", other))
 
-    ``pairs``: {L: ((steps_u, curves_u), (steps_t, curves_t))}."""
-    Ls = sorted(pairs)
-    level = 2 / math.sqrt(d)
-    samples = {}
-    for L in Ls:
-        for i in (0, 1):
-            samples[(i, L)] = pairs[L][i][1]
 
-    def gains(pick):
-        return np.array([_ratio(_mean_cross(pairs[L][0][0], pick(0, L), level),
-                                _mean_cross(pairs[L][1][0], pick(1, L), level)) for L in Ls])
-
-    point = gains(lambda *k: samples[k])
-    if any(pairs[L][0][1].shape[0] < 2 for L in Ls):
-        slope = loglog_slope(Ls, point)
-        return {"Ls": Ls, "gain": point.tolist(), "exponent": slope, "low": math.nan, "high": math.nan}
-    slope, low, high = bootstrap_slope(Ls, samples, gains, seed=seed, n_boot=1000)
-    return {"Ls": Ls, "gain": point.tolist(), "exponent": slope, "low": low, "high": high}
+def _pair_curves(config, untied: str, tied: str, seeds) -> dict:
+    """{L: ((steps, curves) untied, (steps, curves) tied)} of a gain pair sitting in two files."""
+    su, st = config[EXPERIMENT]["experiments"][untied], config[EXPERIMENT]["experiments"][tied]
+    pairs = {}
+    for L in su["sweep"]["L"]:
+        if L in st["sweep"]["L"]:
+            pairs[int(L)] = tuple((s.astype(float), c) for s, c in (
+                load_point(config, untied, su["students"][0], L, seeds)[:2],
+                load_point(config, tied, st["students"][0], L, seeds)[:2]))
+    return pairs
 
 
 def summarise(config) -> dict:
-    """Key numbers of every experiment: per point crossings, final overlaps, shares; gains; C5 switch ω."""
+    """Key numbers of every experiment: per point crossings, final overlaps, shares; gains; C5 switch ω.
+
+    Each experiment's numbers are those of the run as the authors made it (their seed count); an
+    experiment with ``decide_seeds`` also gets ``decide`` ({seeds, rows}: the same numbers over all
+    its replicates), and its gain fit (own or of its pair) a ``decide`` fit over all replicates."""
     section = config[EXPERIMENT]
+    seed = int(config["seed"])
     out = {"experiments": {}}
     for name, spec in section["experiments"].items():
         d, T = int(spec["d"]), int(spec["T"])
+        n_run, n_all = int(spec["seeds"]), replicates(spec)
         _, ode_meta = load_result(stems(config, "ode")[name])
-        rows, curves = [], {}
+        rows, rows_all, curves, curves_all = [], [], {}, {}
         for student, value in points(spec):
-            steps, ov, e = load_point(config, name, student, value)
-            curves[(student, value)] = (steps.astype(float), ov)
-            tag = f"{student}_{_value_key(value)}"
-            om = ode_meta["points"][tag]
-            row = {"student": student, sweep_key(spec): value, "lr": their_lr(spec, point_L(spec, value)),
-                   "seeds": int(ov.shape[0]), "steps_run": int(steps[-1]),
-                   "steps_mean_authors": _mean_cross(steps.astype(float), ov, 2 / math.sqrt(d)),
-                   "steps_mean_macro": _mean_cross(steps.astype(float), ov, MACRO),
-                   "final_overlap_mean": float(ov[:, -1].mean()),
-                   "final_overlap_sd": float(ov[:, -1].std(ddof=1)) if ov.shape[0] > 1 else math.nan,
-                   "share_above_authors": float(np.mean(ov.max(axis=1) >= 2 / math.sqrt(d))),
-                   "share_above_macro": float(np.mean(ov.max(axis=1) >= MACRO)),
-                   "ode": bool(om.get("defined"))}
-            if om.get("defined"):
-                row["ode_steps_authors"] = om["steps_authors"]
-                row["ode_steps_macro"] = om["steps_macro"]
-            if spec["target"] == "positional_semantic_model":
-                m_end, e_end = ov[:, -1], np.abs(e[:, -1])
-                escaped = np.hypot(m_end, e_end) >= ESCAPED
-                row.update({"final_abs_e_mean": float(e_end.mean()), "share_escaped": float(escaped.mean()),
-                            "share_positional": float(np.mean(e_end[escaped] > m_end[escaped])) if escaped.any() else math.nan,
-                            "share_semantic": float(np.mean(e_end[escaped] <= m_end[escaped])) if escaped.any() else math.nan})
-            rows.append(row)
+            steps, ov, e = load_point(config, name, student, value, "all")
+            om = ode_meta["points"][f"{student}_{_value_key(value)}"]
+            curves[(student, value)] = (steps.astype(float), ov[:n_run])
+            curves_all[(student, value)] = (steps.astype(float), ov)
+            rows.append(point_row(spec, student, value, steps, ov[:n_run], e[:n_run], om))
+            if n_all > n_run:
+                rows_all.append(point_row(spec, student, value, steps, ov, e, om))
         entry = {"file": spec["file"], "claim": spec["claim"], "role": spec["role"], "d": d, "T": T,
-                 "seeds": int(spec["seeds"]), "rows": rows}
+                 "seeds": n_run, "rows": rows}
         if sweep_key(spec) == "omega" and len(spec["sweep"]["omega"]) > 1:
             om = np.array(spec["sweep"]["omega"], float)
             share = np.array([r["share_positional"] for r in rows], float)
             entry["switch_omega"] = _switch(om, share)
             entry["share_not_escaped"] = float(1 - np.mean([r["share_escaped"] for r in rows]))
-        students = spec["students"]
-        if sweep_key(spec) == "L" and len(students) == 2 and len(spec["sweep"]["L"]) > 1:
-            untied = "plain_network"
-            other = [s for s in students if s != untied][0]
-            pairs = {int(L): (curves[(untied, L)], curves[(other, L)]) for L in spec["sweep"]["L"]}
-            entry["gain"] = _gain_fit(config, pairs, d, seed=int(config["seed"]))
+        gain = _own_gain(spec, curves, seed)
+        if gain is not None:
+            entry["gain"] = gain
+        if n_all > n_run:
+            entry["decide"] = {"seeds": n_all, "rows": rows_all}
+            if gain is not None:
+                gain["decide"] = dict(_own_gain(spec, curves_all, seed), seeds=n_all)
         out["experiments"][name] = entry
     out["gains"] = {}
     for untied, tied in section.get("gain_pairs", []):
         su, st = section["experiments"][untied], section["experiments"][tied]
-        pairs = {}
-        for L in su["sweep"]["L"]:
-            if L in st["sweep"]["L"]:
-                pairs[int(L)] = (load_point(config, untied, su["students"][0], L)[:2],
-                                 load_point(config, tied, st["students"][0], L)[:2])
-                pairs[int(L)] = tuple((s.astype(float), c) for s, c in pairs[int(L)])
-        fit = _gain_fit(config, pairs, int(su["d"]), seed=int(config["seed"]))
+        level = 2 / math.sqrt(int(su["d"]))
+        fit = authors_crossings.gain_fit(_pair_curves(config, untied, tied, None), level, seed, names=(untied, tied))
         ode_u, ode_t = load_result(stems(config, "ode")[untied])[1], load_result(stems(config, "ode")[tied])[1]
         g = []
         for L in fit["Ls"]:
@@ -470,6 +498,11 @@ def summarise(config) -> dict:
             g.append(_ratio(a["steps_authors"], b["steps_authors"]) if a.get("defined") and b.get("defined") else math.nan)
         fit["ode_gain"] = g
         fit["ode_exponent"] = loglog_slope(fit["Ls"], g)
+        n_all = min(replicates(su), replicates(st))
+        if n_all > max(int(su["seeds"]), int(st["seeds"])):
+            fit["decide"] = authors_crossings.gain_fit(_pair_curves(config, untied, tied, n_all), level, seed,
+                                                       names=(untied, tied))
+            fit["decide"]["seeds"] = n_all
         out["gains"][f"{untied}/{tied}"] = fit
     candidates = authors_candidates.summarise(config)
     if candidates is not None:
@@ -519,7 +552,7 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
     ax.set_xscale("log")
     ax.set_xlabel("SGD steps")
     ax.set_ylabel("overlap (tied |m|, untied RMS)" + ("; |e| dotted" if spec["target"] == "positional_semantic_model" else ""))
-    ax.set_title(f"{spec['file']}: d = {d}, T = {spec['T']:.3g}, {spec['seeds']} seeds, loss {spec['loss']}; "
+    ax.set_title(f"{spec['file']}: d = {d}, T = {spec['T']:.3g}, {spec['seeds']} seed{'s' if spec['seeds'] > 1 else ''}, loss {spec['loss']}; "
                  f"SGD mean thick, ODE dashed", fontsize=6)
     ax.legend(fontsize=5, frameon=False, loc="upper left")
     rows = entry["rows"]
@@ -534,11 +567,13 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
             ax2.axvline(sw, color="0.3", lw=0.8, ls="--", label=f"switch ω = {sw:.3f}")
         ax2.set_ylim(-0.02, 1.05)
     else:
+        decided = entry.get("decide")
         for student in spec["students"]:
             mine = [r for r in rows if r["student"] == student]
             Ls = [r["L"] for r in mine]
             y = [r["steps_mean_authors"] for r in mine]
-            if any(np.isfinite(y)):
+            crossed = any(np.isfinite(y))
+            if crossed:
                 ax2.plot(Ls, y, "o" + styles[student], ms=3, label=f"{student} SGD, seed mean at 2/√d")
                 yo = [r.get("ode_steps_authors", math.nan) for r in mine]
                 ax2.plot(Ls, yo, "x", ms=4, label=f"{student} ODE")
@@ -548,11 +583,21 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
                 ax2.plot(Ls, [r["final_overlap_mean"] for r in mine], "o" + styles[student], ms=3,
                          label=f"{student} final overlap")
                 ax2.set_ylabel("final overlap")
+            if decided:             # the many-seed rerun that decides, beside their run
+                many = [r for r in decided["rows"] if r["student"] == student]
+                ax2.plot([r["L"] for r in many], [r["steps_mean_authors" if crossed else "final_overlap_mean"]
+                                                  for r in many], "s" + styles[student], ms=3, mfc="none",
+                         label=f"{student}, mean of {decided['seeds']} seeds")
         ax2.set_xscale("log")
         ax2.set_xlabel("L")
         if "gain" in entry and np.isfinite(entry["gain"]["exponent"] if entry["gain"]["exponent"] is not None else math.nan):
             g = entry["gain"]
-            ax2.set_title(f"gain T_untied/T_other ∝ L^{g['exponent']:.2f}", fontsize=7)
+            title = f"gain T_untied/T_other ∝ L^{g['exponent']:.2f} ({spec['seeds']} seed{'s' if spec['seeds'] > 1 else ''})"
+            if g.get("decide"):
+                title += f", L^{_fmt(g['decide']['exponent'])} [{_fmt(g['decide']['low'])}, {_fmt(g['decide']['high'])}] ({g['decide']['seeds']} seeds)"
+            if g.get("excluded"):
+                title += "\nflagged start (≥ level/√2), left out: " + ", ".join(f"{x['network']} L = {x['L']}" for x in g["excluded"])
+            ax2.set_title(title, fontsize=7)
     ax2.legend(fontsize=5, frameon=False)
     for path in out_paths:
         save_figure(fig, path)
@@ -597,10 +642,22 @@ def claim_rows(config, numbers) -> list[dict]:
         agrees, why = authors_verdicts.verdict(name, config, numbers, {})
         if name not in section or verdict_word(agrees) not in VERDICTS:
             continue                                     # exploratory: no claim rests on it
-        measured = f"{e['role']}; d = {e['d']}, T = {e['T']:.3g}, {e['seeds']} seeds"
-        if e.get("gain"):
-            g = e["gain"]
-            measured += f"; gain ∝ L^{_fmt(g['exponent'])} [{_fmt(g['low'])}, {_fmt(g['high'])}]"
+        measured = f"{e['role']}; d = {e['d']}, T = {e['T']:.3g}, {e['seeds']} seed{'s' if e['seeds'] > 1 else ''}"
+        key, g = authors_verdicts.gain_of(name, numbers)
+        if g is not None:
+            measured += (f"; gain{'' if key == name else f' ({key})'} ∝ L^{_fmt(g['exponent'])} "
+                         f"[{_fmt(g['low'])}, {_fmt(g['high'])}]")
+            if g.get("excluded"):
+                measured += " (flagged starts left out: " + ", ".join(f"{x['network']} L = {x['L']}" for x in g["excluded"]) + ")"
+            if g.get("decide"):
+                measured += (f"; {g['decide']['seeds']} seeds: gain ∝ L^{_fmt(g['decide']['exponent'])} "
+                             f"[{_fmt(g['decide']['low'])}, {_fmt(g['decide']['high'])}]")
+        elif e.get("decide"):
+            many, root_d = e["decide"]["rows"], math.sqrt(e["d"])
+            measured += f"; {e['decide']['seeds']} seeds, final overlap × √d: " + ", ".join(
+                f"{s} {min(r['final_overlap_mean'] for r in many if r['student'] == s) * root_d:.2f}–"
+                f"{max(r['final_overlap_mean'] for r in many if r['student'] == s) * root_d:.2f}"
+                for s in dict.fromkeys(r["student"] for r in many))
         if e.get("switch_omega", "absent") != "absent":
             measured += f"; switch ω {_fmt(e['switch_omega'], '.3f')}, not escaped {_fmt(e['share_not_escaped'], '.0%')}"
         rows.append({"claim": f"{e['claim']} {e['file']}", "paper": e["claim"], "measured": f"{measured}; {why}",

@@ -735,9 +735,12 @@ def summarise(config) -> dict:
 BIT_COLOURS = {"global": "#d62728", "dynamics": "#1f77b4", "multiple": "#2ca02c"}
 
 
-def plot(config, out_paths) -> None:
+def plot(config, out_paths, numbers=None, load=load_result) -> None:
     """Per diagram: their regions (their quadrature), ours, and the cells where they differ
-    (coloured by the differing bit; open circle where the refined computation sides with them)."""
+    (coloured by the differing bit; open circle where the refined computation sides with them).
+
+    ``load(stem)`` reads a result (ssi.experiments.figure_data: results/ or the figure data);
+    ``numbers`` is not needed here."""
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
     from matplotlib.lines import Line2D
@@ -752,7 +755,7 @@ def plot(config, out_paths) -> None:
     cmap = ListedColormap(REGION_COLOURS)
     present = set()
     for row, name in enumerate(names):
-        data, meta = load_result(stems(config)[name])
+        data, meta = load(stems(config)[name])
         a, w = data["a"], data["omega"]
         A, W = np.meshgrid(a, w)
         spec = meta["config"]

@@ -288,14 +288,16 @@ def _fmt(x):
     return "n/a" if x is None or not math.isfinite(x) else f"{x:.2f}"
 
 
-def plot(config, out_paths) -> None:
+def plot(config, out_paths, numbers=None, load=load_result) -> None:
     """Steps to the early and to the macroscopic level vs d, one panel each: SGD (bootstrap bars),
-    explicit-engine checks, ODE curves and the claimed law as a guide, fitted exponents in the legend."""
+    explicit-engine checks, ODE curves and the claimed law as a guide, fitted exponents in the legend.
+
+    Drawn from ``numbers`` (:func:`summarise`, computed when None) alone; ``load`` is not needed."""
     from ..plotting import PALETTE, new_figure, save_figure
     import matplotlib.pyplot as plt
 
     section = config[EXPERIMENT]
-    numbers = summarise(config)
+    numbers = summarise(config) if numbers is None else numbers
     fig, axes = new_figure(ncols=2, nrows=1, width=12.0, height=5.2, squeeze=False)
     titles = {"early": f"mean m reaches {section['early_multiple']:g}/√d (authors' level)",
               "macro": f"mean m reaches {section['macro_level']:g} (macroscopic)"}

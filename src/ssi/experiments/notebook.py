@@ -1,81 +1,159 @@
-"""What the notebooks in ``notebooks/`` share: finding the repository and the config whose results to show."""
+"""What the notebooks in ``notebooks/`` share: the committed numbers and figure data of a result,
+and its figures redrawn by the package's own plotting function.
+
+A notebook needs no workflow run and no ``results/``: it reads the key numbers
+``<figures>/numbers/<result>.json`` and the figure data ``<figures>/data/<result>.npz`` + ``.json``
+(ssi.experiments.figure_data), both committed, and redraws each figure into a temporary folder
+with ``ssi.experiments.<result>.plot``. Each redrawn figure is compared with the committed one
+(byte for byte) and shown. The config is ``config/config.yaml`` (the one that made the committed
+figures) unless ``SSI_CONFIG`` names another whose figures folder holds its numbers and data.
+"""
 from __future__ import annotations
 
+import importlib
+import io
+import math
 import os
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from .figure_data import FigureData, numbers_from_json
+
 DEFAULT = "config/config.yaml"
-FALLBACK = "config/quick.yaml"
+#: the redrawn PNG is shown at 1/SHOW_REDUCTION of its pixels per side (smaller executed copies)
+SHOW_REDUCTION = 2
 
 
-def _missing_results(module, kinds, config):
-    stems = [s for kind in kinds for s in module.stems(config, kind).values()]
-    return [f"{s}{ext}" for s in stems for ext in (".npz", ".json") if not Path(f"{s}{ext}").is_file()]
-
-
-def results_config(module, kinds):
-    """Work from the repository root and return (config path, config) whose results are on disk.
-
-    ``SSI_CONFIG``, when set, wins (and its results must exist); otherwise the paper config
-    is used if its results are there, else the quick config. ``module.stems(config, kind)``
-    gives the result stems of each ``kind``. Exits with a message when results are missing.
-    """
-    # the config's result paths are relative to the repository root (Jupyter starts in notebooks/)
+def repository_root() -> Path:
+    """Change to the repository root (the folder holding the Snakefile: the config's paths are
+    relative to it; Jupyter starts in ``notebooks/``) and return it."""
     for root in (Path.cwd(), Path.cwd().parent):
         if (root / "Snakefile").is_file() and (root / "config").is_dir():
             os.chdir(root)
-            break
-    else:
-        raise SystemExit(f"run this from the repository root (no Snakefile in {Path.cwd()} or its parent)")
+            return root
+    raise SystemExit(f"run this from the repository root (no Snakefile in {Path.cwd()} or its parent)")
 
+
+@dataclass
+class Result:
+    """One result's committed numbers and figure data, and its figures redrawn from them."""
+
+    name: str
+    config: dict
+    numbers: dict
+    load: FigureData
+    #: figure -> whether its redrawn PNG is the committed one (filled by :meth:`draw`)
+    identical: dict = field(default_factory=dict)
+
+    @property
+    def figures_dir(self) -> Path:
+        return Path(self.config["figures_dir"])
+
+    def draw(self, figure: str, show: bool = True) -> None:
+        """Redraw ``figure`` (its path in the figures folder without suffix, e.g.
+        ``"tied_untied_gain"``) with the package's plotting function from the committed numbers
+        and figure data, as the workflow does (PDF, then PNG); print whether the PNG is the
+        committed one, byte for byte (also kept in ``identical[figure]``), and show it."""
+        from ..io import sha256_file
+
+        module = importlib.import_module(f"ssi.experiments.{self.name}")
+        committed = self.figures_dir / f"{figure}.png"
+        with tempfile.TemporaryDirectory(prefix="ssi-notebook-") as tmp:
+            pdf, png = (Path(tmp) / f"{Path(figure).name}.{ext}" for ext in ("pdf", "png"))
+            module.plot(self.config, [str(pdf), str(png)], numbers=self.numbers, load=self.load)
+            same = committed.is_file() and sha256_file(png) == sha256_file(committed)
+            where = committed.as_posix()
+            print(f"{figure}.png redrawn from the committed numbers and figure data: "
+                  + (f"identical to {where}" if same else f"DIFFERS from {where}" if committed.is_file()
+                     else f"{where} not built yet"))
+            self.identical[figure] = same
+            if show:
+                _show(png)
+
+    def claims(self) -> None:
+        """Show this result's rows of the claims table (figures/CLAIMS.md), made from the numbers
+        by ``ssi.experiments.<result>.claim_rows``: the claim, what the paper says, the verdict and
+        headline where the rows carry them, and the full measured text."""
+        module = importlib.import_module(f"ssi.experiments.{self.name}")
+        parts = []
+        for row in module.claim_rows(self.config, self.numbers):
+            lines = [f"**{row['claim']}**", f"- the paper: {row['paper']}"]
+            if row.get("verdict"):
+                lines.append(f"- verdict: **{row['verdict']}**" + (f" — {row['headline']}" if row.get("headline") else ""))
+            lines.append(f"- measured: {row['measured']}")
+            parts.append("\n".join(lines))
+        show_markdown("\n\n".join(parts))
+
+
+def show_markdown(text: str) -> None:
+    """Display markdown in a notebook, or print it."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import Markdown, display
+        if get_ipython() is not None:
+            display(Markdown(text))
+            return
+    except ImportError:
+        pass
+    print(text)
+
+
+def _show(png: Path) -> None:
+    """Display a PNG in a notebook, reduced SHOW_REDUCTION times per side (box average)."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import Image, display
+    except ImportError:
+        return
+    if get_ipython() is None:
+        return
+    import matplotlib.image
+
+    pixels = matplotlib.image.imread(png)
+    k = SHOW_REDUCTION
+    h, w = (pixels.shape[0] // k) * k, (pixels.shape[1] // k) * k
+    small = pixels[:h, :w].reshape(h // k, k, w // k, k, -1).mean(axis=(1, 3))
+    buffer = io.BytesIO()
+    matplotlib.image.imsave(buffer, small, format="png", metadata={"Software": None})
+    display(Image(data=buffer.getvalue(), format="png"))
+
+
+def open_result(name: str) -> Result:
+    """The committed numbers and figure data of result ``name`` (e.g. ``"tied_untied"``),
+    read from the repository root; see the module docstring for the config."""
+    repository_root()
     path = os.environ.get("SSI_CONFIG", DEFAULT)
     config = yaml.safe_load(Path(path).read_text())
-    if _missing_results(module, kinds, config) and "SSI_CONFIG" not in os.environ:
-        print(f"{path}: results not found under {config['results_dir']}; using {FALLBACK}")
-        path = FALLBACK
-        config = yaml.safe_load(Path(path).read_text())
-    missing = _missing_results(module, kinds, config)
+    figures = Path(config["figures_dir"])
+    needed = [figures / "numbers" / f"{name}.json", figures / "data" / f"{name}.npz", figures / "data" / f"{name}.json"]
+    missing = [p.as_posix() for p in needed if not p.is_file()]
     if missing:
-        raise SystemExit(f"{path}: {len(missing)} result files missing, e.g. {missing[0]}; "
-                         f"run `snakemake --cores all --configfile {path}` first")
-    print(f"config: {path}; results: {config['results_dir']}")
-    return path, config
+        raise SystemExit(f"{', '.join(missing)} not found: the committed numbers and figure data of {name} "
+                         f"(`snakemake --cores all {needed[1].as_posix()}` makes them)")
+    numbers = numbers_from_json(needed[0])
+    return Result(name, config, numbers, FigureData(figures / "data" / name, config["results_dir"]))
 
 
-def print_table(rows, columns, widths=None) -> None:
-    """Print ``rows`` (dicts) as a fixed-width table of ``columns`` (floats to 4 significant digits)."""
-    widths = widths or [max(len(c), 10) for c in columns]
+def table(rows, columns, formats=None) -> str:
+    """A markdown table of ``rows`` (dicts) over ``columns``; ``formats``: column -> format spec
+    (floats default to 4 significant digits, nan and None to "–")."""
+    formats = formats or {}
 
-    def cell(value, width):
-        if isinstance(value, float):
-            return f"{value:>{width}.4g}"
-        return f"{value!s:>{width}}"
+    def cell(column, value):
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return "–"
+        if column in formats:
+            return format(value, formats[column])
+        return f"{value:.4g}" if isinstance(value, float) else str(value)
 
-    print("  ".join(f"{c:>{w}}" for c, w in zip(columns, widths)))
-    for row in rows:
-        print("  ".join(cell(row.get(c), w) for c, w in zip(columns, widths)))
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(cell(c, row.get(c)) for c in columns) + " |" for row in rows]
+    return "\n".join(lines)
 
 
-def rerender(plot, config, names) -> None:
-    """Re-render figures with the workflow's plotting function ``plot(config, out_paths)`` into a
-    temporary folder and print, for each of ``names`` (file names such as ``escape_vs_d.png``),
-    whether it is identical to the workflow's figure in ``config["figures_dir"]`` (a name may
-    hold a subfolder of it, such as ``authors/phase_diagram_comparison.png``)."""
-    import tempfile
-
-    from ..io import sha256_file
-
-    with tempfile.TemporaryDirectory(prefix="ssi-notebook-") as tmp:
-        outputs = [Path(tmp) / name for name in names]
-        for path in outputs:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        plot(config, [str(path) for path in outputs])
-        for name, path in zip(names, outputs):
-            committed = Path(config["figures_dir"]) / name
-            if committed.is_file():
-                status = "identical to" if sha256_file(path) == sha256_file(committed) else "DIFFERS from"
-                print(f"{name}: {Path(path).stat().st_size} bytes, {status} {committed}")
-            else:
-                print(f"{name}: {Path(path).stat().st_size} bytes ({committed} not built yet)")
+def show_table(rows, columns, formats=None) -> None:
+    """Show :func:`table` as markdown in a notebook, or print it."""
+    show_markdown(table(rows, columns, formats))

@@ -241,7 +241,7 @@ def _sie_text(meta_pe) -> str:
     return f"SIE {k} (overlap), {j} (joint)"
 
 
-def plot_landscape(config, out_paths) -> None:
+def plot_landscape(config, out_paths, load=load_result) -> None:
     """Rows: targets; columns: without PE, with opposite PE. R − R(0,0) on the disk, Hessian arrows."""
     from ..plotting import new_figure, save_figure
     import matplotlib.pyplot as plt
@@ -252,7 +252,7 @@ def plot_landscape(config, out_paths) -> None:
     fig, axes = new_figure(ncols=len(LANDSCAPE_PE), nrows=len(targets), height=3.0 * len(targets),
                            width=7.0, squeeze=False)
     for row, target in enumerate(targets):
-        data, meta = load_result(files[target])
+        data, meta = load(files[target])
         axis = data["axis"]
         for col, pe in enumerate(LANDSCAPE_PE):
             ax = axes[row, col]
@@ -286,13 +286,13 @@ def plot_landscape(config, out_paths) -> None:
     plt.close(fig)
 
 
-def plot_escape(config, out_paths) -> None:
+def plot_escape(config, out_paths, numbers=None, load=load_result) -> None:
     """Escape steps vs d (SGD medians with quartiles, ODE curves, fits) and m(t), e(t) at trajectory_d."""
     from ..plotting import PALETTE, new_figure, save_figure
     import matplotlib.pyplot as plt
 
     section = config[EXPERIMENT]
-    numbers = summarise(config)
+    numbers = summarise(config) if numbers is None else numbers
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
     d_traj = int(section["trajectory_d"])
     fig, axes = new_figure(ncols=3, nrows=1, width=12.0, height=4.0, squeeze=False)
@@ -316,14 +316,14 @@ def plot_escape(config, out_paths) -> None:
                             f"[{entry['exponent_sgd_low']:.2f}, {entry['exponent_sgd_high']:.2f}]")
         ax_t.plot(entry["ode_dims"], entry["ode_steps"], color=colour, lw=2.0, alpha=0.55, ls="--")
         if (case, d_traj) in sgd_files:
-            sgd, _ = load_result(sgd_files[(case, d_traj)])
+            sgd, _ = load(sgd_files[(case, d_traj)])
             t = sgd["steps"] / d_traj
             keep = t > 0
             for m, e in zip(sgd["m"], sgd["e"]):
                 ax_m.plot(t[keep], np.abs(m[keep]), color=colour, lw=0.3, alpha=0.4)
                 sign = np.sign(m[keep][-1]) or 1.0
                 ax_e.plot(t[keep], sign * e[keep], color=colour, lw=0.3, alpha=0.4)
-        ode, _ = load_result(ode_files[case])
+        ode, _ = load(ode_files[case])
         keep = ode["t"] > 0
         ax_m.plot(ode["t"][keep], np.abs(ode["m"][keep]), color=colour, lw=2.2, alpha=0.7, ls="--", label=label)
         ax_e.plot(ode["t"][keep], np.sign(ode["m"][keep][-1] or 1.0) * ode["e"][keep], color=colour, lw=2.2,
@@ -348,14 +348,17 @@ def plot_escape(config, out_paths) -> None:
     plt.close(fig)
 
 
-def plot(config, out_paths) -> None:
-    """Both figures: paths whose name contains "landscape" get the landscape, the others the escape."""
+def plot(config, out_paths, numbers=None, load=load_result) -> None:
+    """Both figures: paths whose name contains "landscape" get the landscape, the others the escape.
+
+    ``numbers``: :func:`summarise` (computed when None); ``load(stem)`` reads a result
+    (ssi.experiments.figure_data: results/ or the figure data)."""
     landscape = [p for p in out_paths if "landscape" in str(p).rsplit("/", 1)[-1]]
     escape = [p for p in out_paths if p not in landscape]
     if landscape:
-        plot_landscape(config, landscape)
+        plot_landscape(config, landscape, load)
     if escape:
-        plot_escape(config, escape)
+        plot_escape(config, escape, numbers, load)
 
 
 def _exp(x):

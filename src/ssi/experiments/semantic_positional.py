@@ -103,9 +103,9 @@ def landscape_point(config, out_stem, log=None) -> None:
                 {"experiment": EXPERIMENT, "config": spec})
 
 
-def load_landscape(config) -> phase.Landscape:
-    """The landscape integrals saved by :func:`landscape_point`."""
-    data, _ = load_result(stems(config, "landscape")["landscape"])
+def load_landscape(config, load=load_result) -> phase.Landscape:
+    """The landscape integrals saved by :func:`landscape_point` (read through ``load``)."""
+    data, _ = load(stems(config, "landscape")["landscape"])
     terms = {k: (float(data[k]) if data[k].ndim == 0 else data[k]) for k in ("C_ee", "C_mm", "N_ee", "M_ee")}
     return phase.Landscape(data["e_nodes"], data["m_nodes"], data["C_nodes"], data["e_fine"], data["N_fine"],
                            data["M_fine"], terms)
@@ -277,15 +277,16 @@ def switch_omega(omegas, fraction):
     return float(omegas[i - 1] + (0.5 - f0) / (f1 - f0) * (omegas[i] - omegas[i - 1]))
 
 
-def load_transition(config, name):
+def load_transition(config, name, load=load_result):
     """(omega, steps, m (n_ω, R, K), e) of one transition run, blocks concatenated."""
-    parts = [load_result(stem)[0] for (n, b), stem in sorted(stems(config, "sgd").items()) if n == name]
+    parts = [load(stem)[0] for (n, b), stem in sorted(stems(config, "sgd").items()) if n == name]
     return (np.concatenate([p["omega"] for p in parts]), parts[0]["steps"],
             np.concatenate([p["m"] for p in parts]), np.concatenate([p["e"] for p in parts]))
 
 
-def load_long(config):
-    parts = [load_result(stem)[0] for _, stem in sorted(stems(config, "long").items())]
+def load_long(config, load=load_result):
+    """(steps, m (R, K), e (R, K)) of the long runs, groups concatenated."""
+    parts = [load(stem)[0] for _, stem in sorted(stems(config, "long").items())]
     return parts[0]["steps"], np.concatenate([p["m"] for p in parts]), np.concatenate([p["e"] for p in parts])
 
 
@@ -449,7 +450,7 @@ def sie_text(config, omegas, a) -> str:
 REGION_COLOURS = ("#339966", "#cc3300", "#ffcc00", "#3333ff", "#66ff33", "#ff9966", "#ff5050", "#99ccff")
 
 
-def plot_diagram(config, out_paths) -> None:
+def plot_diagram(config, out_paths, numbers=None, load=load_result) -> None:
     """The two phase diagrams (regions coloured as the authors' figure)."""
     from ..plotting import new_figure, save_figure
     import matplotlib.pyplot as plt
@@ -460,7 +461,7 @@ def plot_diagram(config, out_paths) -> None:
     cmap = ListedColormap(REGION_COLOURS)
     lr = config[EXPERIMENT]["long_run"]
     for ax, (name, stem) in zip(axes[0], stems(config, "diagram").items()):
-        dg, _ = load_result(stem)
+        dg, _ = load(stem)
         ax.pcolormesh(dg["a"], dg["omega"], dg["region"], cmap=cmap, vmin=-0.5, vmax=7.5, shading="nearest",
                       rasterized=True)
         ax.plot([config[EXPERIMENT]["transition"]["a"]] * 2, [0, 1], color="k", lw=0.8, ls="--")
@@ -472,8 +473,8 @@ def plot_diagram(config, out_paths) -> None:
         ax.set_title(f"{name}: {dg['a'].size}×{dg['omega'].size} (a, ω); dashed: SGD line a = 1, ★ long run\n"
                      f"{sie_text(config, [0.5, 0.95], float(dg['a'][-1]))} at ω = 0.5, 0.95, a = {dg['a'][-1]:g}",
                      fontsize=8)
-    present = sorted(set(np.unique(load_result(stems(config, "diagram")["full"])[0]["region"]))
-                     | set(np.unique(load_result(stems(config, "diagram")["zoom"])[0]["region"])))
+    present = sorted(set(np.unique(load(stems(config, "diagram")["full"])[0]["region"]))
+                     | set(np.unique(load(stems(config, "diagram")["zoom"])[0]["region"])))
     handles = [Patch(color=REGION_COLOURS[k], label=phase.REGION_NAMES[k]) for k in present]
     fig.legend(handles=handles, loc="outside lower center", ncol=2, fontsize=7, frameon=False)
     for path in out_paths:
@@ -481,18 +482,18 @@ def plot_diagram(config, out_paths) -> None:
     plt.close(fig)
 
 
-def plot_transition(config, out_paths) -> None:
+def plot_transition(config, out_paths, numbers=None, load=load_result) -> None:
     """Final |m| and |e| vs ω per d (SGD runs, means, ODE end points, the diagram's prediction)."""
     from ..plotting import PALETTE, new_figure, save_figure
     import matplotlib.pyplot as plt
 
-    numbers = summarise(config)
-    ode, _ = load_result(stems(config, "ode")["ode"])
+    numbers = summarise(config) if numbers is None else numbers
+    ode, _ = load(stems(config, "ode")["ode"])
     names = list(runs(config))
     fig, axes = new_figure(ncols=len(names), nrows=2, width=4.0 * len(names), height=6.5, squeeze=False)
     pred = numbers["prediction"]
     for col, name in enumerate(names):
-        omegas, steps, m, e = load_transition(config, name)
+        omegas, steps, m, e = load_transition(config, name, load)
         row = next(r for r in numbers["transition"] if r["run"] == name)
         for r, (ax, val, label, colour) in enumerate(((axes[0, col], np.abs(m[:, :, -1]), "|m|", PALETTE[0]),
                                                       (axes[1, col], np.abs(e[:, :, -1]), "|e|", PALETTE[1]))):
@@ -524,7 +525,7 @@ def plot_transition(config, out_paths) -> None:
     plt.close(fig)
 
 
-def plot_long(config, out_paths) -> None:
+def plot_long(config, out_paths, numbers=None, load=load_result) -> None:
     """Long-run trajectories in the first quadrant of the (e, m) disk over the loss contours."""
     from ..plotting import PALETTE, new_figure, save_figure
     import matplotlib.pyplot as plt
@@ -532,10 +533,10 @@ def plot_long(config, out_paths) -> None:
     section = config[EXPERIMENT]
     spec = section["long_run"]
     a, omega = math.sqrt(float(spec["a2"])), float(spec["omega"])
-    land = load_landscape(config)
-    numbers = summarise(config)["long_run"]
-    steps, m, e = load_long(config)
-    ode, _ = load_result(stems(config, "ode")["ode"])
+    land = load_landscape(config, load)
+    numbers = (summarise(config) if numbers is None else numbers)["long_run"]
+    steps, m, e = load_long(config, load)
+    ode, _ = load(stems(config, "ode")["ode"])
     fig, axes = new_figure(ncols=2, nrows=1, width=11.0, height=5.0, squeeze=False)
     ax, ax_t = axes[0]
     r = np.linspace(0, 1, 201)
@@ -576,10 +577,23 @@ def plot_long(config, out_paths) -> None:
     plt.close(fig)
 
 
-def plot(config, out_paths) -> None:
-    """All three figures, dispatched on the file name (diagram, transition, long)."""
+def figure_data_reduction(file: str, key: str, array):
+    """What the figures read of a result array (ssi.experiments.figure_data): the transition figure
+    reads only the final record of each SGD run (and no step), so the extract keeps that record."""
+    if file.startswith(f"{EXPERIMENT}/sgd_") and key in ("m", "e", "steps"):
+        return array[..., -1:]
+    return array
+
+
+def plot(config, out_paths, numbers=None, load=load_result) -> None:
+    """All three figures, dispatched on the file name (diagram, transition, long).
+
+    ``numbers``: :func:`summarise` (computed once when None and a figure needs it); ``load(stem)``
+    reads a result (ssi.experiments.figure_data: results/ or the figure data)."""
     groups = {"diagram": plot_diagram, "transition": plot_transition, "long": plot_long}
     for key, fn in groups.items():
         paths = [p for p in out_paths if f"semantic_positional_{key}." in str(p).rsplit("/", 1)[-1]]
         if paths:
-            fn(config, paths)
+            if numbers is None and key != "diagram":
+                numbers = summarise(config)
+            fn(config, paths, numbers, load)

@@ -377,14 +377,15 @@ _PROTOCOL_TEXT = {"same_lr": "same η for both", "best_lr": "best η per network
 
 
 def _sie_text(k) -> str:
-    return "∞" if k is None or (isinstance(k, float) and math.isinf(k)) else str(k)
+    # an SIE is an integer or ∞; a numbers file read back from JSON holds ∞ as null (nan)
+    return "∞" if k is None or (isinstance(k, float) and not math.isfinite(k)) else str(k)
 
 
 def _case_title(spec, k, d):
     return f"{spec['target']}, {spec.get('activation', 'relu')} students, SIE {_sie_text(k)}, d = {d}"
 
 
-def plot_escape(config, numbers, out_paths) -> None:
+def plot_escape(config, numbers, out_paths, load=load_result) -> None:
     """Rows: cases; columns: protocols. Escape steps vs L (SGD mean-curve crossings, ODE lines)."""
     from ..plotting import PALETTE, new_figure, save_figure
     import matplotlib.pyplot as plt
@@ -395,7 +396,7 @@ def plot_escape(config, numbers, out_paths) -> None:
     ode_files = stems(config, "ode")
     for r, case in enumerate(cases):
         spec = section["cases"][case]
-        ode, _ = load_result(ode_files[case])
+        ode, _ = load(ode_files[case])
         for c, protocol in enumerate(PROTOCOLS):
             ax = axes[r, c]
             rows = [x for x in numbers["rows"] if x["case"] == case and x["protocol"] == protocol]
@@ -423,7 +424,7 @@ def plot_escape(config, numbers, out_paths) -> None:
     plt.close(fig)
 
 
-def plot_gain(config, numbers, out_paths) -> None:
+def plot_gain(config, numbers, out_paths, load=load_result) -> None:
     """One panel per case: gain vs L, both protocols and thresholds, ODE gain, L and L² guides."""
     from ..plotting import PALETTE, new_figure, save_figure
     import matplotlib.pyplot as plt
@@ -463,7 +464,7 @@ def plot_gain(config, numbers, out_paths) -> None:
     plt.close(fig)
 
 
-def plot_null(config, numbers, out_paths) -> None:
+def plot_null(config, numbers, out_paths, load=load_result) -> None:
     """One panel per null run: overlap(t) of tied (noise level) and untied (learns), SGD and ODE."""
     from ..plotting import PALETTE, new_figure, save_figure
     import matplotlib.pyplot as plt
@@ -475,7 +476,7 @@ def plot_null(config, numbers, out_paths) -> None:
     fig, axes = new_figure(ncols=ncols, nrows=nrows, width=4.0 * ncols, height=3.2 * nrows, squeeze=False)
     for idx, name in enumerate(names):
         ax = axes[idx // ncols, idx % ncols]
-        arr, meta = load_result(files[name])
+        arr, meta = load(files[name])
         d = meta["d"]
         for i, net in enumerate(NETWORKS):
             colour = PALETTE[i]
@@ -505,7 +506,7 @@ def plot_null(config, numbers, out_paths) -> None:
     plt.close(fig)
 
 
-def plot_attention(config, numbers, out_paths) -> None:
+def plot_attention(config, numbers, out_paths, load=load_result) -> None:
     """Escape steps vs L of attention (trace) and the untied square network (SGD and ODE), and m(t)."""
     from ..plotting import PALETTE, new_figure, save_figure
     import matplotlib.pyplot as plt
@@ -525,7 +526,7 @@ def plot_attention(config, numbers, out_paths) -> None:
                     label=f"{name} SGD ({'0.5' if thr == 'macro' else '2/√d'}), SIE {'/'.join(sies)}")
             ax.plot(Ls, [r[f"ode_{net}_{thr}"] for r in rows], color=colour, lw=1.2, alpha=0.6,
                     ls="-" if thr == "macro" else ":")
-        arr, _ = load_result(files[net])
+        arr, _ = load(files[net])
         d = int(spec["d"])
         for j, L in enumerate(spec["Ls"]):
             t = arr[f"steps_L{L}"] / d
@@ -550,14 +551,25 @@ def plot_attention(config, numbers, out_paths) -> None:
     plt.close(fig)
 
 
-def plot(config, out_paths) -> None:
-    """The four figures; a path goes to the figure whose name (``tied_untied_<name>``) it carries."""
-    numbers = summarise(config)
+def figure_data_reduction(file: str, key: str, array):
+    """What the figures read of a result array (ssi.experiments.figure_data): the attention figure
+    draws the replicate mean of each overlap curve, so the extract keeps that mean."""
+    if file.startswith(f"{EXPERIMENT}/attention_") and key.startswith("overlap_L"):
+        return array.mean(axis=0, keepdims=True)
+    return array
+
+
+def plot(config, out_paths, numbers=None, load=load_result) -> None:
+    """The four figures; a path goes to the figure whose name (``tied_untied_<name>``) it carries.
+
+    ``numbers``: :func:`summarise` (computed when None); ``load(stem)`` reads a result
+    (ssi.experiments.figure_data: results/ or the figure data)."""
+    numbers = summarise(config) if numbers is None else numbers
     makers = {"escape": plot_escape, "gain": plot_gain, "null": plot_null, "attention": plot_attention}
     for name, maker in makers.items():
         paths = [p for p in out_paths if str(p).rsplit("/", 1)[-1].startswith(f"tied_untied_{name}.")]
         if paths:
-            maker(config, numbers, paths)
+            maker(config, numbers, paths, load)
 
 
 def _x(v, fmt=".2f"):

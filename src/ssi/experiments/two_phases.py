@@ -100,8 +100,11 @@ def summarise(config) -> dict:
     return {"escape_level": level, "rows": rows}
 
 
-def plot(config, out_paths) -> None:
-    """The two-phases figure: m(t) (log t) and 1 − m (log) per case; SGD thin/mean, ODE thick."""
+def plot(config, out_paths, numbers=None, load=load_result) -> None:
+    """The two-phases figure: m(t) (log t) and 1 − m (log) per case; SGD thin/mean, ODE thick.
+
+    ``load(stem)`` reads a result (ssi.experiments.figure_data: results/ or the figure data);
+    ``numbers`` is not needed here."""
     from ..plotting import PALETTE, new_figure, save_figure
     import matplotlib.pyplot as plt
 
@@ -116,8 +119,8 @@ def plot(config, out_paths) -> None:
         top, bottom = axes[0, col], axes[1, col]
         for i, d in enumerate(dims):
             colour = PALETTE[i % len(PALETTE)]
-            sgd, meta = load_result(sgd_files[(case, d)])
-            ode, _ = load_result(ode_files[(case, d)])
+            sgd, meta = load(sgd_files[(case, d)])
+            ode, _ = load(ode_files[(case, d)])
             t = sgd["steps"] / d
             keep = t > 0
             overlap = np.abs(sgd["m"])
