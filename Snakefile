@@ -64,6 +64,7 @@ else:
     include: "workflow/rules/tied_untied.smk"
     include: "workflow/rules/semantic_positional.smk"
     include: "workflow/rules/authors_phase.smk"
+    include: "workflow/rules/summary.smk"
     include: "workflow/rules/reproducibility.smk"
     include: "workflow/rules/audit.smk"
 
