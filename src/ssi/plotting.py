@@ -91,7 +91,7 @@ LABELS = {
     **{f"he{k}_sum": rf"$\Sigma\,\mathrm{{He}}_{k}$ target" for k in range(1, 5)},
     **{f"he{k}_sum_norm": rf"$\Sigma\,\mathrm{{He}}_{k}/\sqrt{{L}}$ target" for k in range(1, 5)},
     "z1z2": r"$z_1 z_2$", "z1z2z3": r"$z_1 z_2 z_3$", "z1": r"$z_1$", "z1_plus_z2": r"$z_1 + z_2$",
-    "z1_minus_z2": r"$z_1 - z_2$", "he2_diff": r"$\mathrm{He}_2(z_1) - \mathrm{He}_2(z_2)$",
+    "z1_minus_z2": r"$z_1 - z_2$", "he2_diff": r"$h_2(z_1) - h_2(z_2)$",
     "he4_sum_plus_diff": r"$-\Sigma\,\mathrm{He}_4 + (z_1 - z_2)/\sqrt{2}$",
     "staircase": "staircase", "staircase2": "staircase of degree 2", "staircase3": "staircase of degree 3",
     "complete_staircase": "complete staircase", "mixture": "semantic–positional mixture",
@@ -105,7 +105,7 @@ LABELS = {
     "tied_network": "tied network", "plain_network": "untied network",
     "H2sum": r"$\Sigma\,\mathrm{He}_2$", "inversesqrtH2sum": r"$\Sigma\,\mathrm{He}_2/\sqrt{L}$",
     "inversesqrtsum": r"$\Sigma z_l/\sqrt{L}$", "sqrtz1": r"$\sqrt{L}\,z_1$",
-    "2difference": r"$z_1 - z_2$", "2squaredifference": r"$\mathrm{He}_2(z_1) - \mathrm{He}_2(z_2)$",
+    "2difference": r"$z_1 - z_2$", "2squaredifference": r"$h_2(z_1) - h_2(z_2)$",
     "positional_semantic_model": "semantic–positional mixture", "sqrtdouble_staircase": r"$\sqrt{L}$ staircase",
     # protocols and levels
     "same_lr": r"same $\eta$ for both", "best_lr": r"best $\eta$ for each",

@@ -478,8 +478,10 @@ def plot_transition(config, out_paths) -> None:
         ax.set_xlim(-0.02, 1.02)
         ax.set_xlabel(label("omega"))
         ax.set_ylabel("final overlap")
-        ax.set_title(f"$d$ = {row['d']}, $t$ = {number(row['t'])}, {row['replicates']} runs: "
-                     f"switch at $\\omega$ = {_fmt(row['switch_sgd'], '.3f')}", fontsize=7)
+        switch = row["switch_sgd"]
+        switch = ("no switch by then" if switch is None or switch != switch
+                  else f"switch at $\\omega$ = {switch:.3f}")
+        ax.set_title(f"$d$ = {row['d']}, $t$ = {number(row['t'])}, {row['replicates']} runs: {switch}", fontsize=7)
     for idx in range(len(names), nrows * ncols):
         axes[idx // ncols, idx % ncols].set_visible(False)
     handles = [Line2D([], [], color=COLOURS["semantic"], lw=1.2, label=r"semantic overlap $|m|$ (runs, mean)"),
@@ -535,7 +537,7 @@ def plot_long(config, out_paths) -> None:
     ax.set_xlabel("positional overlap $|e|$")
     ax.set_ylabel("semantic overlap $|m|$")
     ax.set_title(rf"$a^2$ = {spec['a2']:g}, $\omega$ = {omega:g}, $d$ = {spec['d']}, "
-                 f"{number(float(spec['steps']))} steps", fontsize=7)
+                 f"{number(float(spec['steps']))} steps", fontsize=7, pad=9)
     t = steps / int(spec["d"])
     keep = t > 0
     for i in range(m.shape[0]):

@@ -500,8 +500,12 @@ def plot_gain(config, numbers, out_paths) -> None:
             ode_L, ode_gain = np.array(fit["ode_Ls"], float), np.array(fit["ode_gain"], float)
             ok = np.isfinite(ode_gain) & (ode_gain > 0)     # the ODE may not escape beyond the SGD range
             odes.append((protocol, ode_L[ok], ode_gain[ok]))
-        same = (len(odes[0][1]) == len(odes[1][1]) and np.allclose(odes[0][1], odes[1][1])
-                and np.allclose(odes[0][2], odes[1][2], rtol=1e-3))
+        shared, i0, i1 = np.intersect1d(odes[0][1], odes[1][1], return_indices=True)
+        same = shared.size > 1 and np.allclose(odes[0][2][i0], odes[1][2][i1], rtol=1e-3)
+        if same:          # one line, over the union of both L ranges
+            union = {**dict(zip(odes[1][1], odes[1][2])), **dict(zip(odes[0][1], odes[0][2]))}
+            Ls_ode = np.array(sorted(union))
+            odes[0] = (odes[0][0], Ls_ode, np.array([union[L] for L in Ls_ode]))
         for protocol, ode_L, ode_gain in odes[:1] if same else odes:
             ax.plot(ode_L, ode_gain, color=COLOURS["ode"], lw=1.4, ls="-" if protocol == "same_lr" else "--",
                     zorder=2, label=f"ODE {protocol}")
@@ -509,7 +513,7 @@ def plot_gain(config, numbers, out_paths) -> None:
             ys.append(ode_gain)
         x_all, y_all = np.concatenate(xs), np.concatenate(ys)
         grid = np.geomspace(np.nanmin(x_all), np.nanmax(x_all), 50)
-        y0 = np.nanmin(y_all[y_all > 0])          # the guides fan out from the lowest point: under the data
+        y0 = 0.6 * np.nanmin(y_all[y_all > 0])    # the guides fan out from under the lowest point
         guide(ax, grid, y0 * grid / grid[0], ls=":")
         guide(ax, grid, y0 * (grid / grid[0]) ** 2, ls="-.")
         limits_to_data(ax, x=x_all, y=y_all)
@@ -571,17 +575,19 @@ def plot_null(config, numbers, out_paths) -> None:
         ax.set_ylim(1e-3, 1.5)
         ax.set_xlabel(label("t"))
         ax.set_ylabel("overlap")
-        ax.set_title(f"{label(meta['config']['target'])}, $L$ = {meta['L']}, $d$ = {d}, "
-                     f"$\\eta$ = {number(meta['lr'])}", fontsize=7)
+        ax.set_title(f"{label(meta['config']['target'])}, $L$ = {meta['L']}, $d$ = {number(d, 1)}, "
+                     f"$\\eta$ = {number(meta['lr'])}", fontsize=6.5)
         row = next((n for n in numbers["null"] if n["run"] == name), None)
         if row is not None:
             noise = row["noise_level"]
-            text = (f"measured: tied ends at {row['final_overlap_tied'] / noise:.1f}$\\,d^{{-1/2}}$, "
-                    f"untied at {row['final_overlap_untied'] / noise:.1f}$\\,d^{{-1/2}}$\npaper: the tied network never learns")
+            text = (f"tied ends at {row['final_overlap_tied'] / noise:.1f}$\\,d^{{-1/2}}$\n"
+                    f"untied ({sie_text(meta['sie']['untied'])}) at {row['final_overlap_untied'] / noise:.1f}$\\,d^{{-1/2}}$\n"
+                    "paper: tied never learns")
             notes.append((ax, text))
     for idx in range(len(names), nrows * ncols):
         axes[idx // ncols, idx % ncols].set_visible(False)
-    handles = [Patch(color=COLOURS[n], label=f"{label(n)} ({sie_text(sies.get(n))}): replicates thin, mean thick"
+    handles = [Patch(color=COLOURS[n], label=f"{label(n)}" + (f" ({sie_text(sies['tied'])})" if n == "tied" else "")
+                     + ": replicates thin, mean thick"
                      + (r", overlap $|m|$" if n == "tied" else r", overlap $(\overline{m_l^{2}})^{1/2}$"))
                for n in NETWORKS]
     handles += [Line2D([], [], color="k", lw=0.9, ls="--", label="ODE"),
@@ -597,6 +603,7 @@ def plot_null(config, numbers, out_paths) -> None:
 def plot_attention(config, numbers, out_paths) -> None:
     """Escape steps vs L of attention (trace) and the untied square network (SGD and ODE), and m(t)."""
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import NullFormatter
     from matplotlib.patches import Patch
 
     from ..plotting import (COLOURS, WIDTH_DOUBLE, label, limits_to_data, new_figure, number, plain_log_ticks,
@@ -637,6 +644,8 @@ def plot_attention(config, numbers, out_paths) -> None:
     ax.set_title(f"{label(spec['target'])}, $d$ = {spec['d']}, $\\eta$ = {number(spec['lr'])} for both",
                  fontsize=7)
     plain_log_ticks(ax)
+    ax.set_xticks(Ls, [f"{L:g}" for L in Ls])      # the few L of the runs, each labelled
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax_m.set_xscale("log")
     ax_m.set_xlabel(label("t"))
     ax_m.set_ylabel("overlap, mean of replicates")
