@@ -1,8 +1,9 @@
 """The authors' method, our explicit engine and our reduced engine, side by side, in one process.
 
 Run as ``python benchmarks/engines.py [--quick]`` from the repository root (``src/`` is put on
-the path if ``ssi`` is not installed). Prints four tables and writes
-``benchmarks/engines.json`` (git-ignored). Single-threaded (BLAS/OpenMP/numba/torch thread
+the path if ``ssi`` is not installed). Prints three tables and writes
+``benchmarks/results/engines.json`` (committed: the documentation quotes its rates through
+``python -m ssi.docgen``). Single-threaded (BLAS/OpenMP/numba/torch thread
 pools pinned to 1 before anything is imported). Takes ~3 min on 2 cores (``--quick``: ~1 min).
 
 1. Steps per second per core at d = 10³, 10⁴, 10⁵ for three problems — L = 2 attention with
@@ -37,6 +38,7 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
 import platform  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -303,13 +305,16 @@ def main():
                           f"{1e9 * sec / (steps * replicates):>8.0f}")
     total = time.perf_counter() - start
     print(f"\ntotal benchmark time {total:.0f} s; load average {os.getloadavg()}")
-    out = HERE / "engines.json"
+    out = HERE / "results" / "engines.json"
+    out.parent.mkdir(exist_ok=True)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True).stdout.strip()
     out.write_text(json.dumps({
+        "quick": args.quick, "commit": commit or "unknown",
         "rows": rows, "rates": rates, "limits": limits, "scaling": scaling, "total_seconds": total,
         "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(),
                     "python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
                     "torch": None if torch is None else torch.__version__, "load_average": os.getloadavg()},
-        "date": time.strftime("%Y-%m-%dT%H:%M:%S")}, indent=2))
+        "date": time.strftime("%Y-%m-%d")}, indent=2) + "\n")
     print(f"wrote {out}")
 
 

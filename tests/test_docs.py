@@ -7,12 +7,18 @@
   Markdown document that is not in the repository;
 * every reference to a section of docs/theory.md by its quoted title names one of its headings;
 * README.md is a front door (≤ 15,000 bytes) and keeps the generated claims table markers;
-* CITATION.cff parses and has the keys CFF 1.2.0 requires.
+* CITATION.cff parses and has the keys CFF 1.2.0 requires;
+* reference, not diary: no "session", "developer", "helper", "issue N", "item N" in README.md,
+  docs/ and config/;
+* the README's claims table and the authors' table have a verdict column and short measured cells;
+* every generated page is what ``python -m ssi.docgen`` makes from the committed files, and no page
+  quotes a time, rate or count of jobs/tests outside a generated span.
 """
 from __future__ import annotations
 
 import re
 import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -174,6 +180,126 @@ def test_readme_is_a_front_door():
     text = readme.read_text(encoding="utf-8")
     from ssi.experiments.claims import END, START
     assert text.count(START) == 1 and text.count(END) == 1 and text.index(START) < text.index(END)
+
+
+# --- reference, not diary -----------------------------------------------------------------
+DIARY = re.compile(r"session|developer|helper|issue [0-9]|item [0-9]", re.I)
+
+
+def diary_words(root: Path) -> list[str]:
+    """"path:line: word" for every diary word in README.md, docs/ and config/ under ``root``."""
+    paths = [root / "README.md", *sorted((root / "docs").rglob("*.md")), *sorted((root / "config").glob("*.yaml"))]
+    return [f"{p.relative_to(root)}:{n}: {m.group()!r}" for p in paths
+            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) for m in DIARY.finditer(line)]
+
+
+def test_docs_and_configs_are_reference_not_diary():
+    hits = diary_words(ROOT)
+    assert not hits, "diary words (the story goes in commit messages and CHANGELOG.md):\n" + "\n".join(hits)
+
+
+# --- the README's tables ---------------------------------------------------------------------
+def table_rows(text: str, start: str, end: str) -> tuple[list[str], list[list[str]]]:
+    """(header, rows) of the first Markdown table between the markers ``start`` and ``end``."""
+    block = text[text.index(start) + len(start):text.index(end)]
+    lines = [line for line in block.splitlines() if line.startswith("|")]
+
+    def cells(line):
+        return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+
+    return cells(lines[0]), [cells(line) for line in lines[2:]]
+
+
+def check_verdict_table(text: str, start: str, end: str, allowed: set[str]) -> list[str]:
+    """Problems of a generated table: no verdict column, an unknown verdict, a measured cell > 160 characters."""
+    header, rows = table_rows(text, start, end)
+    if "verdict" not in header or "measured" not in header:
+        return [f"columns {header}: no 'measured' and 'verdict' columns"]
+    problems = []
+    for row in rows:
+        measured, verdict = row[header.index("measured")], row[header.index("verdict")].strip("*")
+        if verdict not in allowed:
+            problems.append(f"{row[0]}: verdict {verdict!r} not in {sorted(allowed)}")
+        if len(measured) > 160:
+            problems.append(f"{row[0]}: measured cell of {len(measured)} characters (at most 160)")
+    return problems or ([] if rows else ["the table has no rows"])
+
+
+def test_readme_claims_table_has_verdicts_and_short_cells():
+    from ssi.experiments.claim_text import VERDICTS
+    from ssi.experiments.claims import END, START
+
+    problems = check_verdict_table((ROOT / "README.md").read_text(encoding="utf-8"), START, END, set(VERDICTS))
+    assert not problems, "\n".join(problems)
+
+
+def test_readme_authors_table_has_verdicts_and_short_cells():
+    from ssi.experiments import authors_summary
+    from ssi.experiments.claim_text import VERDICTS
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    problems = check_verdict_table(text, authors_summary.START, authors_summary.END, set(VERDICTS) | {"n/a"})
+    assert not problems, "\n".join(problems)
+
+
+# --- one source for every quoted figure -------------------------------------------------------
+_NUMBER = r"(?<![\w.^·/])\d+(?:[.,]\d+)*(?:\s?[·×]\s?10[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)?(?:\s?[–-]\s?\d+(?:[.,]\d+)*)?"
+_UNIT = (r"(?:ms|µs|ns|s|sec|seconds?|min|minutes?|h|hours?|CPU-s|CPU-h|CPU-hours?|CPU-seconds|job-seconds|"
+         r"user-s|sys-s|steps/s|draws/s|normals/s|exp/s|GB|MB|jobs|passed|failed)")
+#: a time (2.5 min, 36 s, 178 CPU-hours), a rate (5·10⁶ steps/s), a size (0.8 GB) or a count of jobs or tests
+QUOTED_FIGURE = re.compile(_NUMBER + r"\s?" + _UNIT + r"(?![\w/])")
+
+
+def hand_quoted_figures(root: Path) -> list[str]:
+    """"page:line: figure" for every time, rate or count quoted outside the generated spans."""
+    from ssi.docgen.markers import strip_generated
+    from ssi.docgen.pages import markdown_pages, whole_pages
+
+    whole = set(whole_pages(root))
+    hits = []
+    for page in markdown_pages(root):
+        if page in whole:
+            continue
+        text = strip_generated(page.read_text(encoding="utf-8"))
+        hits += [f"{page.relative_to(root)}:{n}: {m.group()!r}" for n, line in enumerate(text.splitlines(), 1)
+                 for m in QUOTED_FIGURE.finditer(line)]
+    return hits
+
+
+def test_quoted_figure_pattern():
+    found = [m.group() for m in QUOTED_FIGURE.finditer(
+        "about 2.5 min on 2 cores; 36 s; 1–2.5 min; 5·10⁶ steps/s; 178.1 CPU-hours; 87 jobs; 1673 passed; 0.79 GB")]
+    assert found == ["2.5 min", "36 s", "1–2.5 min", "5·10⁶ steps/s", "178.1 CPU-hours", "87 jobs", "1673 passed",
+                     "0.79 GB"]
+    assert not QUOTED_FIGURE.findall("SIE 2 at d = 10³, L = 1–32, 16 replicates, h₂(z), C4 s, t = 2.35, T = 3·10⁵ steps")
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs"])
+def test_no_page_quotes_a_time_by_hand(page):
+    hits = [h for h in hand_quoted_figures(ROOT) if h.startswith(page)]
+    allowed = [h for h in hits if h.startswith("docs/workflow.md:")]
+    if allowed and len(allowed) == len(hits) and page == "docs":
+        pytest.xfail("docs/workflow.md quotes the toy-run time by hand; its owner turns it into "
+                     "<!-- gen:run-time config/quick.yaml -->")
+    assert not hits, ("times, rates and counts come from benchmarks/results/ through `python -m ssi.docgen` "
+                      "(<!-- gen:... --> spans), never typed:\n" + "\n".join(hits))
+
+
+def test_generated_pages_are_up_to_date():
+    """README.md, docs/ and figures/**/CLAIMS.md are what `python -m ssi.docgen` makes of the committed files."""
+    from ssi.docgen.pages import stale
+
+    out = [str(p.relative_to(ROOT)) for p in stale(ROOT)]
+    assert not out, "out of date (run `python -m ssi.docgen`): " + ", ".join(out)
+
+
+def test_design_registry_table_lists_every_name_of_ssi_list():
+    """docs/design.md names every registry entry that `python -m ssi list` prints."""
+    listed = subprocess.run([sys.executable, "-m", "ssi", "list"], capture_output=True, text=True, check=True).stdout
+    names = re.findall(r"^  (\S+)\s", listed, flags=re.M)
+    design = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    missing = [n for n in names if f"`{n}`" not in design]
+    assert names and not missing, f"docs/design.md lacks {missing}"
 
 
 def test_citation_cff_parses_with_the_required_keys():

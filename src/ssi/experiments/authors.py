@@ -30,6 +30,7 @@ import numpy as np
 from ..io import atomic_write_text, load_result, save_result
 from ..problems import Problem
 from . import authors_candidates, authors_verdicts
+from .claim_text import VERDICTS, verdict_word
 from .common import ProgressLog, bootstrap_slope, crossing_time, loglog_slope, seed_key
 
 EXPERIMENT = "authors"
@@ -239,15 +240,6 @@ def load_point(config, name: str, student: str, value):
     K = min(p[1].size for p in parts)
     return (parts[0][1][:K], np.concatenate([p[2][:, :K] for p in parts]),
             np.concatenate([p[3][:, :K] for p in parts]))
-
-
-def job_seconds(config, name: str) -> float:
-    """Summed simulation seconds of an experiment's SGD jobs (from their provenance)."""
-    total = 0.0
-    for j in range(len(job_plan(config, name))):
-        _, meta = load_result(stems(config, "sgd")[(name, j)])
-        total += sum(p["seconds"] for p in meta["points"].values())
-    return total
 
 
 # --- ODE and cost forecast ---------------------------------------------------------------------
@@ -691,87 +683,42 @@ def _nan(obj):
 
 
 def claim_rows(config, numbers) -> list[dict]:
-    """Rows of figures/authors/CLAIMS.md: one per experiment file."""
+    """Rows of figures/authors/CLAIMS.md: one per experiment file on which a claim rests.
+
+    The verdict is :func:`ssi.experiments.authors_verdicts.verdict` in the claims table's words."""
     rows = []
+    rule = "the rules of src/ssi/experiments/authors_verdicts.py (see docs/results/authors.md)"
+    section = config[EXPERIMENT]["experiments"]
+    numbers = json.loads(json.dumps(numbers))           # a copy: null -> nan below, as the verdicts expect
+    _nan(numbers)
     for name, e in numbers["experiments"].items():
+        agrees, why = authors_verdicts.verdict(name, config, numbers, {})
+        if name not in section or verdict_word(agrees) not in VERDICTS:
+            continue                                     # exploratory: no claim rests on it
         measured = f"{e['role']}; d = {e['d']}, T = {e['T']:.3g}, {e['seeds']} seeds"
         if e.get("gain"):
             g = e["gain"]
             measured += f"; gain ∝ L^{_fmt(g['exponent'])} [{_fmt(g['low'])}, {_fmt(g['high'])}]"
         if e.get("switch_omega", "absent") != "absent":
             measured += f"; switch ω {_fmt(e['switch_omega'], '.3f')}, not escaped {_fmt(e['share_not_escaped'], '.0%')}"
-        rows.append({"claim": f"{e['claim']} {e['file']}", "paper": e["claim"], "measured": measured,
+        rows.append({"claim": f"{e['claim']} {e['file']}", "paper": e["claim"], "measured": f"{measured}; {why}",
+                     "headline": why, "verdict": verdict_word(agrees), "figure": f"{config['figures_dir']}/{name}.png",
+                     "rule": rule,
                      "command": f"snakemake --cores all --configfile config/authors.yaml figures/authors/{name}.png"})
     cand = numbers.get("candidates")
     if cand:
+        agrees, why = authors_verdicts.candidates_verdict(cand)
         measured = "; ".join(f"{k} ∝ L^{_fmt(g['exponent_sgd'])} [{_fmt(g['low'])}, {_fmt(g['high'])}] (ODE L^{_fmt(g['exponent_ode'])})"
                              for k, g in cand["gains"].items())
         rows.append({"claim": "C4 SIE 2: protocols for a gain ∝ L² (SGD at each network's ODE-best η)", "paper": "C4",
-                     "measured": measured, "command": "snakemake --cores all --configfile config/authors.yaml "
-                                                      f"figures/authors/{authors_candidates.FIGURE}.png"})
+                     "measured": measured, "headline": why, "verdict": verdict_word(agrees),
+                     "figure": f"{config['figures_dir']}/{authors_candidates.FIGURE}.png", "rule": rule,
+                     "command": "snakemake --cores all --configfile config/authors.yaml "
+                                f"figures/authors/{authors_candidates.FIGURE}.png"})
     return rows
 
 
 _fmt = authors_verdicts._num
-
-
-# --- docs/results/authors.md ----------------------------------------------------------------------
-def _paper_side(name, spec, default):
-    """The same quantity under the paper's conventions, from the default run's numbers (figures/numbers)."""
-    tu, sp = default.get("tied_untied"), default.get("semantic_positional")
-    tgt = spec["target"]
-    if tu and tgt in ("H2sum",):
-        f = {(x["case"], x["protocol"], x["threshold"]): x for x in tu["fits"]}
-        a, b = f[("sie2", "same_lr", "authors")], f[("sie2", "best_lr", "authors")]
-        return (f"Σh₂, d = {a['d']}, L = {a['Ls'][0]}–{a['Ls'][-1]}: gain ∝ L^{_fmt(a['exponent_sgd'])} "
-                f"[{_fmt(a['exponent_sgd_low'])}, {_fmt(a['exponent_sgd_high'])}] (same η), "
-                f"L^{_fmt(b['exponent_sgd'])} [{_fmt(b['exponent_sgd_low'])}, {_fmt(b['exponent_sgd_high'])}] (best η)")
-    if tu and tgt in ("inversesqrtsum", "sqrtz1"):
-        f = {(x["case"], x["protocol"], x["threshold"]): x for x in tu["fits"]}
-        a = f[("sie1", "same_lr", "authors")]
-        return (f"(1/√L)Σz, d = {a['d']}, L = {a['Ls'][0]}–{a['Ls'][-1]}: gain ∝ L^{_fmt(a['exponent_sgd'])} "
-                f"[{_fmt(a['exponent_sgd_low'])}, {_fmt(a['exponent_sgd_high'])}]")
-    if tu and tgt in ("2difference", "2squaredifference"):
-        want = "z1_minus_z2" if tgt == "2difference" else "he2_diff"
-        rows = [n for n in tu["null"] if n["target"] == want]
-        return "; ".join(f"L={n['L']} d={n['d']}: tied {_fmt(n['final_overlap_tied'], '.3f')}, untied "
-                         f"{_fmt(n['final_overlap_untied'], '.2f')}" for n in rows)
-    if tu and tgt == "inversesqrtH2sum":
-        return "T_untied/T_attention " + ", ".join(f"L={r['L']}: {_fmt(r['ratio_macro'], '.2f')}" for r in tu["attention"]) \
-            + f" (d = {tu['attention'][0]['d']}, ½-square loss)"
-    if sp and tgt == "positional_semantic_model":
-        if len(spec["sweep"]["omega"]) == 1:
-            lr = sp["long_run"]
-            return (f"½‖·‖²_F: {lr['semantic']} of {lr['replicates']} end semantic, {lr['positional']} positional, "
-                    f"{lr['not_escaped']} not escaped")
-        rows = [t for t in sp["transition"] if t["d"] == spec["d"] and t["steps"] == spec["T"]]
-        return "; ".join(f"½‖·‖²_F, d = {t['d']}: switch ω {_fmt(t['switch_sgd'], '.3f')} (ODE {_fmt(t['switch_ode'], '.3f')}), "
-                         f"not escaped {_fmt(float(np.mean(t['not_escaped_fraction'])), '.0%')}" for t in rows)
-    return "—"
-
-
-def _measured(name, spec, e, numbers):
-    """What we measured under the authors' conventions, in one line."""
-    parts = []
-    if e.get("gain"):
-        g = e["gain"]
-        parts.append(f"gain ∝ L^{_fmt(g['exponent'])} [{_fmt(g['low'])}, {_fmt(g['high'])}]")
-    for key, g in numbers.get("gains", {}).items():
-        if name in key.split("/"):
-            parts.append(f"gain ({key}) ∝ L^{_fmt(g['exponent'])} [{_fmt(g['low'])}, {_fmt(g['high'])}], "
-                         f"ODE L^{_fmt(g['ode_exponent'])}")
-    if "switch_omega" in e:
-        parts.append(f"switch ω {_fmt(e['switch_omega'], '.3f')}, not escaped {_fmt(e['share_not_escaped'], '.0%')}")
-    if spec["target"] == "positional_semantic_model" and len(spec["sweep"]["omega"]) == 1:
-        r = e["rows"][0]
-        parts.append(f"final |m| {_fmt(r['final_overlap_mean'], '.3f')}, |e| {_fmt(r['final_abs_e_mean'], '.3f')}, "
-                     f"escaped {_fmt(r['share_escaped'], '.0%')}, positional {_fmt(r['share_positional'], '.0%')}")
-    if not parts:
-        for student in spec["students"]:
-            mine = [r for r in e["rows"] if r["student"] == student]
-            parts.append(f"{student}: final overlap " + ", ".join(
-                f"L={r['L']}: {_fmt(r['final_overlap_mean'], '.2f')}" for r in mine[:: max(1, len(mine) // 6)]))
-    return "; ".join(parts)
 
 
 def their_hours(config, name: str) -> float:
@@ -779,54 +726,3 @@ def their_hours(config, name: str) -> float:
     section = config[EXPERIMENT]
     spec = section["experiments"][name]
     return int(spec["T"]) * int(spec["seeds"]) * len(points(spec)) / float(section["their_rate"]) / 3600
-
-
-def results_markdown(config, numbers, default, timing) -> str:
-    """docs/results/authors.md from the numbers of the authors' run, the default run's numbers
-    (``default``: name -> dict of figures/numbers/<name>.json) and ``timing`` (wall, job seconds)."""
-    section = config[EXPERIMENT]
-    lines = ["# The authors' own experiments, rerun beside ours", "",
-             "Generated by `python workflow/scripts/authors_docs.py` from `figures/authors/numbers/authors.json`,",
-             "the default run's `figures/numbers/*.json` and the job provenance of the run; do not edit by hand.", "",
-             "`snakemake --cores all --configfile config/authors.yaml` reruns every experiment file of",
-             "IdePHICS/Sequence-Single-Index (`experiments/*.yaml`: 17 experiment files; the files under",
-             "`experiments/run/` and `experiments/machine/` are their includes) with their d, L, T, learning",
-             "rate and scaling, target, student, loss and initial condition, exact in law (their random numbers",
-             "cannot be matched). Conventions: [docs/theory.md, \"The authors' conventions\"]"
-             "(../theory.md#the-authors-conventions). Figures: `figures/authors/<section>.png`.", "",
-             f"Run: {timing.get('wall', 'n/a')}, "
-             f"{_fmt(timing.get('job_seconds', math.nan), '.0f')} s summed simulation time of the SGD jobs.", "",
-             "Agreement with the paper's claim is decided from the numbers by the rules of",
-             "`src/ssi/experiments/authors_verdicts.py` (claimed exponent inside the bootstrap interval, etc.).", "",
-             "| file | role | claim | measured, their conventions | paper conventions (default figures) | "
-             "agrees with the claim? why | their cost (T·runs at their rate) | our simulation time |",
-             "|---|---|---|---|---|---|---|---|"]
-    for name, spec in section["experiments"].items():
-        e = numbers["experiments"][name]
-        agrees, why = authors_verdicts.verdict(name, config, numbers, default)
-        lines.append(f"| `{spec['file']}` | {spec['role']}: {spec['note']} | {spec['claim']} | {_measured(name, spec, e, numbers)} | "
-                     f"{_paper_side(name, spec, default)} | **{agrees}**: {why} | {their_hours(config, name):.1f} CPU-h | "
-                     f"{_fmt(timing.get('per_experiment', {}).get(name, math.nan), '.0f')} s |")
-    lines += ["", "## Per point", ""]
-    for name, spec in section["experiments"].items():
-        e = numbers["experiments"][name]
-        key = sweep_key(spec)
-        lines += [f"### `{spec['file']}` ({name})", "",
-                  f"| student | {key} | η (theirs) | seeds | steps run | seed-mean steps to 2/√d | to {MACRO} | ODE to 2/√d | "
-                  "final overlap (mean ± sd) | share ≥ 2/√d | share ≥ 0.5 |" + (" final |e| | share escaped | share positional |"
-                                                                             if key == "omega" else ""),
-                  "|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if key == "omega" else "")]
-        for r in e["rows"]:
-            extra = (f" {_fmt(r['final_abs_e_mean'], '.3f')} | {_fmt(r['share_escaped'], '.2f')} | "
-                     f"{_fmt(r['share_positional'], '.2f')} |" if key == "omega" else "")
-            lines.append(f"| {r['student']} | {r[key]:g} | {r['lr']:.4g} | {r['seeds']} | {r['steps_run']:.3g} | "
-                         f"{_fmt(r['steps_mean_authors'], '.3g')} | {_fmt(r['steps_mean_macro'], '.3g')} | "
-                         f"{_fmt(r.get('ode_steps_authors'), '.3g')} | {_fmt(r['final_overlap_mean'], '.3f')} ± "
-                         f"{_fmt(r['final_overlap_sd'], '.3f')} | {_fmt(r['share_above_authors'], '.2f')} | "
-                         f"{_fmt(r['share_above_macro'], '.2f')} |" + extra)
-        lines.append("")
-    lines += ["## Phase diagram under the authors' script", "",
-              "Their `analytic/` phase-diagram script (its grid, quadrature and classification rule) run against",
-              "our diagram, cell by cell, with every differing cell decided by a refined computation:",
-              "[authors-phase.md](authors-phase.md).", ""]
-    return "\n".join(lines) + "\n"

@@ -33,6 +33,7 @@ from ..ode import escape_time, integrate_ode
 from ..population import population_loss
 from ..problems import Problem
 from ..sgd import simulate
+from .claim_text import interval
 from .common import (ProgressLog, crossing_time, describe_schedule, fit_exponent, learning_rate,
                      loglog_slope, problem_from_spec, seed_key, t_max)
 
@@ -383,6 +384,64 @@ def _exp(x):
     return "n/a" if x is None else f"{x:.2f}"
 
 
+C3_RULE = ("on the escape target, at one η schedule for both: reproduced when the code's SIE is lower with PE than "
+           "without, the 95 % interval of the SGD escape exponent with PE lies wholly below the one without, and the "
+           "median escape with PE takes fewer steps at every d run both ways; partly when the SIE drops and the "
+           "escape is shorter at every d but the intervals overlap; differs otherwise; undecided without a same-η pair")
+
+
+def _same_lr_pair(numbers):
+    """(no-PE fit, PE fit) run at the same η schedule, or None."""
+    plain = [f for f in numbers["fits"] if f["pe"] == "none"]
+    for f in plain:
+        for g in numbers["fits"]:
+            if g["pe"] != "none" and g["schedule"] == f["schedule"] and g["target"] == f["target"]:
+                return f, g
+    return None
+
+
+def _median_ratios(numbers, plain, with_pe) -> list[tuple[int, float]]:
+    a = {r["d"]: r["steps_median"] for r in rows_of(numbers, plain["case"])}
+    b = {r["d"]: r["steps_median"] for r in rows_of(numbers, with_pe["case"])}
+    return [(d, a[d] / b[d]) for d in sorted(set(a) & set(b)) if a[d] is not None and b[d] is not None]
+
+
+def _sie_drop(numbers, target) -> tuple:
+    sies = {e["pe"]: e["sie_overlap"] for e in numbers["landscape"] if e["target"] == target}
+    plain, pe = sies.get("none"), sies.get(LANDSCAPE_PE[1])
+    plain = math.inf if plain is None else plain
+    pe = math.inf if pe is None else pe
+    return plain, pe
+
+
+def c3_verdict(numbers) -> str:
+    """Verdict of C3 from the numbers file (rule :data:`C3_RULE`)."""
+    pair = _same_lr_pair(numbers)
+    if pair is None:
+        return "undecided"
+    plain, with_pe = pair
+    sie_plain, sie_pe = _sie_drop(numbers, plain["target"])
+    ratios = _median_ratios(numbers, plain, with_pe)
+    faster = bool(ratios) and all(r > 1 for _, r in ratios)
+    if not (sie_pe < sie_plain and faster):
+        return "differs"
+    separated = with_pe["exponent_sgd_high"] < plain["exponent_sgd_low"]
+    return "reproduced" if separated else "partly"
+
+
+def _c3_headline(numbers) -> str:
+    pair = _same_lr_pair(numbers)
+    if pair is None:
+        return "no escape measured with and without PE at the same η"
+    plain, with_pe = pair
+    sie_plain, sie_pe = _sie_drop(numbers, plain["target"])
+    ratios = [r for _, r in _median_ratios(numbers, plain, with_pe)]
+    span_text = f"; {min(ratios):.0f}–{max(ratios):.0f}× fewer steps" if ratios else ""
+    return (f"SIE {sie_plain} → {sie_pe} with PE; median escape ∝ d^{interval(with_pe['exponent_sgd'], with_pe['exponent_sgd_low'], with_pe['exponent_sgd_high'])}"
+            f" with PE, d^{interval(plain['exponent_sgd'], plain['exponent_sgd_low'], plain['exponent_sgd_high'])} "
+            f"without (same η){span_text}")
+
+
 def claim_rows(config, numbers) -> list[dict]:
     """Claims-table row for C3."""
     parts = []
@@ -413,5 +472,9 @@ def claim_rows(config, numbers) -> list[dict]:
                      + f"{numbers['escape_level']}): " + "; ".join(fits)
                      + (". Ratio of median escape steps: " + "; ".join(ratio) if ratio else "")
                      + "; see figures/positional_landscape.png, figures/positional_escape.png"),
+        "headline": _c3_headline(numbers),
+        "verdict": c3_verdict(numbers),
+        "figure": "figures/positional_escape.png",
         "command": "snakemake --cores all positional_plot",
+        "rule": C3_RULE,
     }]

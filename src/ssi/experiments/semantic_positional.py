@@ -31,6 +31,7 @@ from .. import phase
 from ..io import load_result, save_result
 from ..population import expectations
 from ..sgd import simulate
+from .claim_text import power_of_ten
 from .common import ProgressLog, problem_from_spec, seed_key
 
 EXPERIMENT = "semantic_positional"
@@ -359,6 +360,45 @@ def _fmt(x, spec=".3f"):
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, spec)
 
 
+#: a d counts for the switch when fewer than this share of its runs stayed at (0, 0)
+C5_ESCAPED = 0.5
+C5_RULE = ("the five regions of the paper each cover a non-zero area of the (a, ω) diagram, and at every d where most "
+           "runs escaped the SGD switch ω (half of the escaped runs end positional, a = 1) lies nearer the diagram's "
+           "switch of the initial direction than its switch of the global minimum (SGD follows the initial direction, "
+           "the misaligned dynamics): reproduced when both hold; partly when one does; differs when neither; "
+           "undecided when no d has most runs escaped")
+
+
+def _decided_transitions(numbers) -> list[dict]:
+    return [t for t in numbers["transition"]
+            if np.mean(t["not_escaped_fraction"]) < C5_ESCAPED and t["switch_sgd"] is not None
+            and math.isfinite(t["switch_sgd"])]
+
+
+def c5_verdict(numbers) -> str:
+    """Verdict of C5 from the numbers file (rule :data:`C5_RULE`)."""
+    regions = all(v > 0 for v in numbers["diagrams"]["full"]["fractions"]["named"].values())
+    pred = numbers["prediction"]
+    decided = _decided_transitions(numbers)
+    if not decided:
+        return "undecided"
+    follows = all(abs(t["switch_sgd"] - pred["switch_dynamics"]) < abs(t["switch_sgd"] - pred["switch_global"])
+                  for t in decided)
+    if regions and follows:
+        return "reproduced"
+    return "partly" if regions or follows else "differs"
+
+
+def _c5_headline(numbers) -> str:
+    pred = numbers["prediction"]
+    named = numbers["diagrams"]["full"]["fractions"]["named"]
+    decided = _decided_transitions(numbers)
+    switches = ", ".join(f"{t['switch_sgd']:.3f} (d = {power_of_ten(t['d'])})" for t in decided[:2])
+    return (f"misaligned region: {100 * named.get('misaligned dynamics', math.nan):.1f} % of [0,1]²; SGD switches at "
+            f"ω = {switches}, by the initial direction ({pred['switch_dynamics']:.3f}), not the global minimum "
+            f"({pred['switch_global']:.3f})")
+
+
 def claim_rows(config, numbers) -> list[dict]:
     """Claims-table row for C5."""
     full = numbers["diagrams"]["full"]["fractions"]["named"]
@@ -372,8 +412,7 @@ def claim_rows(config, numbers) -> list[dict]:
     lr = numbers["long_run"]
     return [{
         "claim": "C5 semantic vs positional",
-        "paper": "regions: unique semantic / unique positional / semantic global + positional local / positional "
-                 "global + semantic local / misaligned dynamics; SGD switches from semantic to positional with ω",
+        "paper": "five regions in (a, ω), misaligned dynamics among them; SGD switches from semantic to positional with ω",
         "measured": (f"areas on [0,1]² (200×200): {areas}; on [0.7,1]×[0.4,1]: {zareas}. At a = 1 the global "
                      f"minimum turns positional at ω ≈ {_fmt(pred['switch_global'])}, the initial direction at "
                      f"ω ≈ {_fmt(pred['switch_dynamics'])}; switch ω (half of the escaped runs positional): {switch}. "
@@ -381,7 +420,11 @@ def claim_rows(config, numbers) -> list[dict]:
                      f"{lr['replicates']} end positional, {lr['semantic']} semantic, {lr['not_escaped']} not escaped "
                      f"(global minimum at (e, m) = ({lr['minima'][0]['e']:.2f}, {lr['minima'][0]['m']:.2f})); "
                      "see figures/semantic_positional_*.png"),
+        "headline": _c5_headline(numbers),
+        "verdict": c5_verdict(numbers),
+        "figure": "figures/semantic_positional_transition.png",
         "command": "snakemake --cores all semantic_positional_plot",
+        "rule": C5_RULE,
     }]
 
 

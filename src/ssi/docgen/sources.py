@@ -1,0 +1,58 @@
+"""The committed files the generated pages are made from, read once per repository root."""
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import math
+from pathlib import Path
+
+import yaml
+
+#: the config of the paper run (claims table) and of the authors' run (their table and page)
+PAPER_CONFIG = "config/config.yaml"
+AUTHORS_CONFIG = "config/authors.yaml"
+
+
+@functools.cache
+def config(root: Path, configfile: str) -> dict:
+    """The config ``configfile`` of the repository at ``root``."""
+    return yaml.safe_load((root / configfile).read_text(encoding="utf-8"))
+
+
+def numbers_files(root: Path, configfile: str) -> list[Path]:
+    """The committed numbers files of a config (``<figures_dir>/numbers/*.json``)."""
+    return sorted((root / config(root, configfile)["figures_dir"] / "numbers").glob("*.json"))
+
+
+@functools.cache
+def claim_rows(root: Path) -> list[dict]:
+    """The claim rows of the paper config's numbers files."""
+    from ..experiments.claims import collect_rows
+
+    return collect_rows(config(root, PAPER_CONFIG), numbers_files(root, PAPER_CONFIG))
+
+
+def none_to_nan(value):
+    """A copy of a JSON value with every null read as nan (the authors' verdicts compare numbers)."""
+    if isinstance(value, dict):
+        return {k: none_to_nan(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [none_to_nan(v) for v in value]
+    return math.nan if value is None else value
+
+
+@functools.cache
+def _authors_numbers(root: Path) -> dict:
+    path = root / config(root, AUTHORS_CONFIG)["figures_dir"] / "numbers" / "authors.json"
+    return none_to_nan(json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else {}
+
+
+def authors_numbers(root: Path) -> dict:
+    """figures/authors/numbers/authors.json with nulls as nan ({} when absent)."""
+    return copy.deepcopy(_authors_numbers(root))
+
+
+def default_numbers(root: Path) -> dict:
+    """Result name -> the paper config's numbers file, as the authors' pages compare with them."""
+    return {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in numbers_files(root, PAPER_CONFIG)}

@@ -1,0 +1,167 @@
+"""The benchmark files that the documentation quotes, read and put in words.
+
+``benchmarks/results/workflow.json`` (written by benchmarks/workflow.py) and
+``benchmarks/results/engines.json`` (written by benchmarks/engines.py); either may be absent, and
+so may any entry: the words then say "not measured".
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+WORKFLOW = Path("benchmarks") / "results" / "workflow.json"
+ENGINES = Path("benchmarks") / "results" / "engines.json"
+NOT_MEASURED = "time not measured"
+
+
+def load(root: Path, relative: Path) -> dict:
+    """The JSON file ``root/relative``, or {} when it does not exist."""
+    path = root / relative
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def duration(seconds: float) -> str:
+    """Seconds in words a reader can use: "45 s", "12 min", "1.5 h"."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 100 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def run_entry(root: Path, configfile: str) -> dict | None:
+    """The recorded run of ``configfile`` (e.g. "config/quick.yaml"), or None."""
+    return load(root, WORKFLOW).get("configs", {}).get(configfile)
+
+
+def run_time(root: Path, configfile: str) -> str:
+    """"about 20 min on 2 cores, cold numba cache" for a recorded run, else "time not measured"."""
+    entry = run_entry(root, configfile)
+    if not entry:
+        return NOT_MEASURED
+    shared = ", on a machine shared with other work" if entry.get("loaded") else ""
+    return f"about {duration(entry['wall_seconds'])} on {entry['cores']} cores, {entry['numba_cache']} numba cache{shared}"
+
+
+def command_time(root: Path, name: str) -> str:
+    """"about 4 s" for a recorded command (benchmarks/workflow.py command NAME), else "time not measured"."""
+    entry = load(root, WORKFLOW).get("commands", {}).get(name)
+    if not entry:
+        return NOT_MEASURED
+    return f"about {duration(entry['wall_seconds'])}" + (" (shared machine)" if entry.get("loaded") else "")
+
+
+def family_seconds(root: Path, configfile: str, family: str) -> str:
+    """"35 jobs, 212 job-seconds" of one rule family in the recorded run, else "not measured"."""
+    entry = run_entry(root, configfile)
+    fam = (entry or {}).get("families", {}).get(family)
+    if not fam:
+        return "cost not measured"
+    return (f"{fam['jobs']} jobs, {fam['job_seconds']:.0f} job-seconds in the recorded run of {configfile} "
+            f"({_where(entry)})")
+
+
+def _where(entry: dict) -> str:
+    return (f"{entry['cores']} cores, {entry['numba_cache']} numba cache, commit {entry['commit']}, {entry['date']}"
+            + (f"; {entry['note']}" if entry.get("note") else ""))
+
+
+def runs_table(root: Path) -> str:
+    """One row per recorded config run: wall time, jobs, job-seconds, cache, machine, commit, date."""
+    configs = load(root, WORKFLOW).get("configs", {})
+    if not configs:
+        return "No run recorded yet (`python benchmarks/workflow.py run --configfile config/quick.yaml`)."
+    lines = ["| config | wall | cores | jobs | job-seconds | numba cache | machine | commit | date | note |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for configfile, e in sorted(configs.items()):
+        lines.append(f"| `{configfile}` | {duration(e['wall_seconds'])} | {e['cores']} | {e['jobs']} | "
+                     f"{e.get('job_seconds', sum(f['job_seconds'] for f in e['families'].values())):.0f} | "
+                     f"{e['numba_cache']} | {e['machine']} | {e['commit']} | {e['date']} | {e.get('note', '')} |")
+    commands = load(root, WORKFLOW).get("commands", {})
+    if commands:
+        lines += ["", "| command | wall | exit | commit | date | note |", "|---|---|---|---|---|---|"]
+        for name, e in sorted(commands.items()):
+            lines.append(f"| {name}: `{e['command']}` | {duration(e['wall_seconds'])} | {e['exit_code']} | "
+                         f"{e['commit']} | {e['date']} | {e.get('note', '')} |")
+    return "\n".join(lines)
+
+
+def families_table(root: Path, configfile: str) -> str:
+    """Job-seconds per rule family of one recorded run, largest first, with their share."""
+    entry = run_entry(root, configfile)
+    if not entry:
+        return f"`{configfile}`: {NOT_MEASURED}."
+    total = sum(f["job_seconds"] for f in entry["families"].values()) or 1.0
+    lines = [f"`{configfile}` ({_where(entry)}):", "",
+             "| rule family (workflow/rules/) | jobs | job-seconds | share |", "|---|---|---|---|"]
+    for name, f in sorted(entry["families"].items(), key=lambda kv: -kv[1]["job_seconds"]):
+        lines.append(f"| {name} | {f['jobs']} | {f['job_seconds']:.0f} | {100 * f['job_seconds'] / total:.0f} % |")
+    return "\n".join(lines)
+
+
+def _rate(x: float) -> str:
+    if 1e3 <= x < 1e4:
+        return f"{x:,.0f}"
+    if x >= 1e4:
+        mantissa, exponent = f"{x:.1e}".split("e")
+        return f"{mantissa}·10{_superscript(int(exponent))}"
+    return f"{x:.3g}"
+
+
+def _superscript(k: int) -> str:
+    return str(k).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+
+
+def engine_speed(root: Path) -> str:
+    """The reduced engine's rate for L = 2 attention and its ratio to the authors' method, in words."""
+    data = load(root, ENGINES)
+    rows = [r for r in data.get("rows", []) if r["problem"].startswith("L=2 attention")]
+    if not rows:
+        return "engine speed not measured (`python benchmarks/engines.py`)"
+    low, high = min(r["reduced"] for r in rows), max(r["reduced"] for r in rows)
+    dims = sorted({r["d"] for r in rows})
+    where = "at any d" if len(dims) > 1 else f"at d = 10{_superscript(len(str(dims[0])) - 1)}"
+    text = f"reduced engine, L = 2 attention: {_rate(low)}–{_rate(high)} steps/s on one core {where}"
+    authors = [r for r in rows if "torch" in r.get("authors_method", "")]
+    if authors:
+        by_d = {}
+        for r in authors:
+            by_d[r["d"]] = min(by_d.get(r["d"], float("inf")), r["reduced_vs_authors"])
+        text += ("; ≥ " + ", ".join(f"{v:,.0f}×" for _, v in sorted(by_d.items()))
+                 + " the authors' autograd loop at d = "
+                 + ", ".join(f"10{_superscript(len(str(d)) - 1)}" for d in sorted(by_d)))
+    else:
+        text += " (the authors' autograd loop not measured: no torch)"
+    return text
+
+
+def engines_table(root: Path) -> str:
+    """Section 1 of benchmarks/engines.py: steps/s per engine and problem, and the ratios."""
+    data = load(root, ENGINES)
+    if not data.get("rows"):
+        return "Not measured yet (`python benchmarks/engines.py`)."
+    lines = [f"{data['machine']['platform']}, numpy {data['machine']['numpy']}, numba {data['machine']['numba']}, "
+             f"torch {data['machine'].get('torch') or 'not installed'}; commit {data.get('commit', 'unknown')}, "
+             f"{data.get('date', '')}{' (--quick)' if data.get('quick') else ''}.", "",
+             "| problem | d | authors' method (steps/s) | explicit | reduced | reduced / authors |",
+             "|---|---|---|---|---|---|"]
+    for r in data["rows"]:
+        lines.append(f"| {r['problem']} | {r['d']} | {_rate(r['authors'])} ({r['authors_method']}) | "
+                     f"{_rate(r['explicit'])} | {_rate(r['reduced'])} | {r['reduced_vs_authors']:,.0f} |")
+    return "\n".join(lines)
+
+
+def bound_table(root: Path) -> str:
+    """Section 2 of benchmarks/engines.py: the reduced step's random-number bound and how near it runs."""
+    data = load(root, ENGINES)
+    if not data.get("limits"):
+        return "Not measured yet (`python benchmarks/engines.py`)."
+    rates = data["rates"]
+    lines = [f"Measured in a compiled loop: {_rate(rates['normal_per_s'])} normals/s, "
+             f"{_rate(rates['gamma_per_s'])} χ² draws/s, {_rate(rates['exp_per_s'])} exp/s.", "",
+             "| problem | normals, χ² draws, exps per step | bound (steps/s) | reduced engine | share of the bound |",
+             "|---|---|---|---|---|"]
+    for r in data["limits"]:
+        lines.append(f"| {r['problem']} | {r['normals']}, {r['gammas']}, {r['exps']} | {_rate(r['limit_steps_per_s'])} | "
+                     f"{_rate(r['reduced'])} | {100 * r['fraction']:.0f} % |")
+    return "\n".join(lines)
