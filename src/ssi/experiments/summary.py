@@ -25,6 +25,8 @@ PANELS = {1: ("escape_vs_d", "fitted exponent of the escape steps in $d$"),
 VERDICTS = ("reproduced", "partly", "differs", "undecided")
 #: at most this many lines of headline under a panel
 NOTE_LINES = 5
+#: characters per line of a note (5.5 pt under a third of a two-column page)
+NOTE_WIDTH = 44
 #: the claims' short names (docs/theory.md, "Claims")
 CLAIM_NAMES = {1: "escape time vs $d$", 2: "two phases", 3: "positional encoding", 4: "tied vs untied",
                5: "semantic vs positional", 6: "ODE describes SGD"}
@@ -48,9 +50,14 @@ def combined_verdict(verdicts) -> str:
 
 
 def _mathtext(text: str) -> str:
-    """Carets of plain-text laws ("L^1.00", "d^-0.5") typeset as mathtext exponents."""
-    return re.sub(r"(\b[A-Za-z])\^(\(?-?[0-9.]+\)?)", lambda m: f"${m.group(1)}^{{{m.group(2).strip('()')}}}$",
-                  text)
+    """Plain-text formulas of a headline typeset: "L^1.00", "d^-0.5", "d^-½" as exponents,
+    "t_max" as a subscript."""
+    def power(match):
+        exponent = match.group(2).strip("()").replace("½", "1/2")
+        return f"${match.group(1)}^{{{exponent}}}$"
+
+    text = re.sub(r"(\b[A-Za-z])\^(\(?-?[0-9.½]+\)?)", power, text)
+    return re.sub(r"(?<![$\w])([A-Za-z])_([A-Za-z]+)\b", r"$\1_{\\mathrm{\2}}$", text)
 
 
 def load(config, numbers_files):
@@ -93,6 +100,13 @@ def _c4(ax, numbers):
     ax.set_ylabel("exponent of $L$")
 
 
+def _case_tick(row) -> str:
+    """"SIE 2" over "d = 10⁵" for a two-phases row (case names are sieK)."""
+    from ..plotting import number
+
+    return f"{row['case'].upper().replace('SIE', 'SIE ')}\n$d$ = {number(row['d'], 1)}"
+
+
 def _c2(ax, numbers):
     from ..plotting import COLOURS, plain_log_ticks
 
@@ -102,7 +116,7 @@ def _c2(ax, numbers):
     ax.plot(x, [r["t_escape_ode"] or math.nan for r in rows], "s", mfc="none", color=COLOURS["ode"], ms=6, zorder=2)
     ax.set_yscale("log")
     plain_log_ticks(ax)
-    ax.set_xticks(x, [f"{r['case'].upper().replace('SIE', 'SIE ')}" for r in rows], rotation=0)
+    ax.set_xticks(x, [_case_tick(r) for r in rows], fontsize=5)
     ax.set_xlim(-0.6, len(rows) - 0.4)
     ax.set_ylabel("escape time $t$")
 
@@ -113,7 +127,7 @@ def _c6(ax, numbers):
     rows = [r for r in numbers["rows"] if r["t_escape_sgd_mean_curve"] and r["t_escape_ode"]]
     gaps = [100 * abs(r["t_escape_sgd_mean_curve"] - r["t_escape_ode"]) / r["t_escape_ode"] for r in rows]
     ax.bar(np.arange(len(rows)), gaps, color=COLOURS["ode"], width=0.6)
-    ax.set_xticks(np.arange(len(rows)), [r["case"].upper().replace("SIE", "SIE ") for r in rows])
+    ax.set_xticks(np.arange(len(rows)), [_case_tick(r) for r in rows], fontsize=5)
     ax.set_ylabel("SGD vs ODE gap (%)")
 
 
@@ -134,7 +148,7 @@ def _c3(ax, numbers):
 
 
 def _c5(ax, numbers):
-    from ..plotting import COLOURS, GUIDE, PURPLE
+    from ..plotting import COLOURS, GUIDE, PURPLE, number
 
     rows = numbers["transition"]
     x = np.arange(len(rows))
@@ -143,7 +157,7 @@ def _c5(ax, numbers):
     pred = numbers["prediction"]
     ax.axhline(pred["switch_dynamics"], color=PURPLE, lw=0.9, ls="-.", zorder=1)
     ax.axhline(pred["switch_global"], color=GUIDE, lw=0.9, ls=":", zorder=1)
-    ax.set_xticks(x, [f"$d$ = {r['d']}" for r in rows], fontsize=6)
+    ax.set_xticks(x, [f"$d$ = {number(r['d'], 1)}\n$t$ = {number(r['t'])}" for r in rows], fontsize=5)
     ax.set_xlim(-0.6, len(rows) - 0.4)
     ax.set_ylabel(r"switch $\omega$")
 
@@ -180,15 +194,18 @@ def panel_text(rows: list[dict]) -> tuple[str, str, str]:
 
     verdict = combined_verdict([r.get("verdict", "undecided") for r in rows])
     names = [re.sub(r"^C\d+\s*", "", r["claim"]) for r in rows]
+    heads = {name.split(", ", 1)[0] for name in names}
+    if len(rows) > 1 and len(heads) == 1 and all(", " in name for name in names):
+        names = [name.split(", ", 1)[1] for name in names]      # "escape vs d, SIE 1" -> "SIE 1"
     n = claim_number(rows[0])
     title = f"C{n} {CLAIM_NAMES.get(n, names[0])}"
     head = f"{VERDICT_STYLE[verdict][1]} {verdict}"
     if len(rows) == 1:
-        lines = textwrap.wrap(_mathtext(rows[0].get("headline") or rows[0]["paper"]), 50)
+        lines = textwrap.wrap(_mathtext(rows[0].get("headline") or rows[0]["paper"]), NOTE_WIDTH)
         note = "\n".join(lines[:NOTE_LINES]) + (" …" if len(lines) > NOTE_LINES else "")
     else:
         note = "\n".join(textwrap.shorten(f"{VERDICT_STYLE[r.get('verdict', 'undecided')][1]} {name}: "
-                                           f"{_mathtext(r.get('headline') or r.get('verdict', 'undecided'))}", 50)
+                                           f"{_mathtext(r.get('headline') or r.get('verdict', 'undecided'))}", NOTE_WIDTH)
                          for r, name in zip(rows[:NOTE_LINES], names))
     return title, head, verdict, note
 
