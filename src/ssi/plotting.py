@@ -330,14 +330,16 @@ _METADATA = {
 def save_figure(fig, path, check: bool = True) -> None:
     """Save ``fig`` to ``path`` (format from the suffix: pdf, png or svg), byte-reproducibly.
 
-    ``check``: first run :func:`ssi.legibility.check` (raises ssi.legibility.IllegibleFigure)."""
+    ``check``: first run :func:`ssi.legibility.check` (raises ssi.legibility.IllegibleFigure),
+    once per figure: save every format of a figure after drawing it."""
     path = Path(path)
     fmt = path.suffix.lstrip(".")
     if fmt not in _METADATA:
         raise ValueError(f"figure format {fmt!r} is not supported; use pdf, png or svg")
     apply_style()
-    if check:
+    if check and not getattr(fig, "ssi_legible", False):
         legibility.check(fig, path.name)
+        fig.ssi_legible = True        # its pdf and png are saved one after the other: checked once
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, metadata=_METADATA[fmt])
     _atomic_write_bytes(path, buffer.getvalue())
