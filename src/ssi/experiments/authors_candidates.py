@@ -25,7 +25,6 @@ import numpy as np
 
 from ..io import load_result, save_result
 from ..problems import Problem
-from .authors_verdicts import _num as _fmt
 from .common import ProgressLog, bootstrap_slope, loglog_slope, seed_key
 
 EXPERIMENT = "authors"

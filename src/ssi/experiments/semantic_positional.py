@@ -547,7 +547,7 @@ def plot_long(config, out_paths) -> None:
     |m|, |e| against time; the title counts where the runs end."""
     from matplotlib.lines import Line2D
 
-    from ..plotting import COLOURS, WIDTH_DOUBLE, YELLOW, label, new_figure, number, place_legend, save_figure
+    from ..plotting import COLOURS, WIDTH_DOUBLE, YELLOW, label, new_figure, number, save_figure
     import matplotlib.pyplot as plt
 
     section = config[EXPERIMENT]

@@ -21,7 +21,7 @@ from ..io import load_result, save_result
 from ..ode import integrate_ode
 from ..sgd import simulate
 from .claim_text import finite, percent, power_of_ten
-from .common import (ProgressLog, crossing_time, describe_schedule, learning_rate, problem_from_spec,
+from .common import (ProgressLog, crossing_time, learning_rate, problem_from_spec,
                      seed_key)
 
 EXPERIMENT = "two_phases"
