@@ -194,18 +194,22 @@ def panel_text(rows: list[dict]) -> tuple[str, str, str]:
 
     verdict = combined_verdict([r.get("verdict", "undecided") for r in rows])
     names = [re.sub(r"^C\d+\s*", "", r["claim"]) for r in rows]
+    n = claim_number(rows[0])
     heads = {name.split(", ", 1)[0] for name in names}
     if len(rows) > 1 and len(heads) == 1 and all(", " in name for name in names):
         names = [name.split(", ", 1)[1] for name in names]      # "escape vs d, SIE 1" -> "SIE 1"
-    n = claim_number(rows[0])
+    short = CLAIM_NAMES.get(n, "")
+    names = [name[len(short):].lstrip(", ") or name if short and name.startswith(short) else name
+             for name in names]                                  # "tied vs untied, SIE 2" -> "SIE 2"
     title = f"C{n} {CLAIM_NAMES.get(n, names[0])}"
     head = f"{VERDICT_STYLE[verdict][1]} {verdict}"
     if len(rows) == 1:
         lines = textwrap.wrap(_mathtext(rows[0].get("headline") or rows[0]["paper"]), NOTE_WIDTH)
         note = "\n".join(lines[:NOTE_LINES]) + (" …" if len(lines) > NOTE_LINES else "")
     else:
-        note = "\n".join(textwrap.shorten(f"{VERDICT_STYLE[r.get('verdict', 'undecided')][1]} {name}: "
-                                           f"{_mathtext(r.get('headline') or r.get('verdict', 'undecided'))}", NOTE_WIDTH)
+        note = "\n".join(_mathtext(textwrap.shorten(f"{VERDICT_STYLE[r.get('verdict', 'undecided')][1]} {name}: "
+                                                     f"{r.get('headline') or r.get('verdict', 'undecided')}",
+                                                     NOTE_WIDTH + 4, placeholder=" …"))
                          for r, name in zip(rows[:NOTE_LINES], names))
     return title, head, verdict, note
 
