@@ -279,6 +279,27 @@ def place_legend(ax, handles=None, outside: str = "below", inside: bool = True, 
     return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)
 
 
+def place_legends(requests) -> list:
+    """Legends for several axes of one figure: ``requests`` is a list of (axes, kwargs of
+    :func:`place_legend`). A legend placed outside its axes moves the others (the layout
+    changes), so each is checked again once all exist and placed again where it now covers data."""
+    legends = [place_legend(ax, **kwargs) for ax, kwargs in requests]
+    for _ in range(2):
+        fig = requests[0][0].figure if requests else None
+        if fig is None:
+            break
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        moved = False
+        for i, (ax, kwargs) in enumerate(requests):
+            if legibility.covered_by(ax, legends[i].get_window_extent(renderer)):
+                legends[i] = place_legend(ax, **kwargs)
+                moved = True
+        if not moved:
+            break
+    return legends
+
+
 def note(ax, text: str, loc: str = "upper left", **kwargs):
     """A short text (a verdict line) in a corner of ``ax``, on a white box."""
     x, ha = (0.03, "left") if "left" in loc else (0.97, "right") if "right" in loc else (0.5, "center")

@@ -541,10 +541,10 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
     from matplotlib.lines import Line2D
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator, NullFormatter
 
     from ..plotting import (BLACK, COLOURS, GREEN, GUIDE, WIDTH_DOUBLE, label, limits_to_data, new_figure,
-                            place_legend, plain_log_ticks, save_figure)
+                            place_legends, plain_log_ticks, save_figure)
     import matplotlib.pyplot as plt
 
     spec = config[EXPERIMENT]["experiments"][name]
@@ -585,11 +585,12 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
     ax.set_xlim(max(1.0, left), None)
     ax.set_xlabel("SGD steps")
     ax.set_ylabel("overlap" + (r" $|m|$, and $|e|$ (dash-dot)" if semantic else ""))
-    bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.9, pad=0.02)
-    bar.ax.set_ylabel(label("L") if key == "L" else label("omega"), rotation=0, va="center", ha="left")
-    if key == "L":
-        bar.locator = MaxNLocator(integer=True)
-        bar.update_ticks()
+    if len(values) > 1:                      # one colour per swept value: a colour bar says which
+        bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.9, pad=0.02)
+        bar.ax.set_ylabel(label("L") if key == "L" else label("omega"), rotation=0, va="center", ha="left")
+        if key == "L":
+            bar.locator = MaxNLocator(integer=True)
+            bar.update_ticks()
     style_handles = [Line2D([], [], color=BLACK, lw=1.3, ls=styles[s], label=f"{label(s)}, SGD mean")
                      for s in spec["students"]]
     style_handles += [Line2D([], [], color=BLACK, lw=0.9, ls=_ODE_STYLE, label="ODE"),
@@ -626,8 +627,9 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
                 ax2.plot(Ls, yo, color=colour, lw=1.0, ls=_ODE_STYLE, zorder=2)
                 ys += [y, yo]
                 missing += [f"{label(student)} $L$ = {int(L)}" for L, v in zip(Ls, y) if not np.isfinite(v)]
-                right_handles.append(Line2D([], [], marker="o", ms=3.5, ls="", color=colour,
-                                            label=f"{label(student)}: SGD, seed mean"))
+                if np.isfinite(y).any():
+                    right_handles.append(Line2D([], [], marker="o", ms=3.5, ls="", color=colour,
+                                                label=f"{label(student)}: SGD, seed mean"))
             else:
                 y = np.array([r["final_overlap_mean"] for r in mine], float)
                 ax2.plot(Ls, y, "o", ms=3.5, color=colour, zorder=3, label=student)
@@ -636,7 +638,7 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
                                             label=f"{label(student)}: final overlap, seed mean"))
         if crossing:
             right_handles.append(Line2D([], [], color=BLACK, lw=1.0, ls=_ODE_STYLE, label="ODE"))
-            ax2.set_ylabel(r"steps until the seed mean reaches $2/\sqrt{d}$")
+            ax2.set_ylabel(r"steps to $2/\sqrt{d}$, seed mean")
             ax2.set_yscale("log")
             if missing:
                 right_handles.append(Line2D([], [], ls="", label="not reached by the end: " + ", ".join(missing[:4])
@@ -644,14 +646,21 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
         else:
             ax2.set_ylabel("final overlap, seed mean")
         all_L = np.array([r["L"] for r in rows], float)
-        limits_to_data(ax2, x=all_L, y=np.concatenate(ys) if ys else None, log=crossing)
-        ax2.set_xscale("log")
+        limits_to_data(ax2, x=all_L)
+        limits_to_data(ax2, y=np.concatenate(ys) if ys else None, log=crossing)
+        distinct = np.unique(all_L)
+        ax2.set_xscale("log" if len(distinct) > 1 else "linear")
         ax2.set_xlabel(label("L"))
         plain_log_ticks(ax2)
+        if len(distinct) <= 6:               # a few L: each one labelled
+            ax2.set_xticks(distinct, [f"{L:g}" for L in distinct])
+            ax2.xaxis.set_minor_formatter(NullFormatter())
     fig.suptitle(_figure_title(spec), fontsize=7)
-    place_legend(ax, handles=style_handles, fontsize=6)
     verdict = verdict_text(config, numbers, name)
-    place_legend(ax2, handles=right_handles, fontsize=6, title=verdict, title_fontsize=6, alignment="left")
+    verdict = verdict.replace(" · ", "\n").replace(", untied", ",\nuntied") if verdict else None
+    place_legends([(ax2, {"handles": right_handles, "fontsize": 6, "title": verdict, "title_fontsize": 6,
+                          "alignment": "left"}),
+                   (ax, {"handles": style_handles, "fontsize": 6})])
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)

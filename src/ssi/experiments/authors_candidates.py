@@ -190,9 +190,9 @@ def plot(config, numbers: dict, out_paths) -> None:
     from matplotlib.lines import Line2D
 
     from ..plotting import (BLACK, COLOURS, ORANGE, PURPLE, SKY, WIDTH_DOUBLE, guide, law, limits_to_data,
-                            new_figure, place_legend, plain_log_ticks, save_figure)
+                            new_figure, place_legends, plain_log_ticks, save_figure)
 
-    fig, (ax, ax2) = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=3.4, squeeze=True)
+    fig, (ax, ax2) = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=3.2, squeeze=True)
     colours = {key: (SKY if kind == "sky" else COLOURS[kind]) for key, (_, kind) in FAMILY_TEXT.items()}
     handles, xs, ys = [], [], []
     for key, f in numbers["families"].items():
@@ -204,7 +204,7 @@ def plot(config, numbers: dict, out_paths) -> None:
         xs.append(np.asarray(f["Ls"], float))
         ys += [np.asarray(f["steps_sgd"], float), np.asarray(f["steps_ode"], float)]
     limits_to_data(ax, x=np.concatenate(xs), y=np.concatenate(ys))
-    ax.set(xscale="log", yscale="log", xlabel="$L$", ylabel=r"steps until the seed mean reaches $2/\sqrt{d}$")
+    ax.set(xscale="log", yscale="log", xlabel="$L$", ylabel=r"steps to $2/\sqrt{d}$, seed mean")
     ax.set_title(r"each network at its ODE-best $\eta$", fontsize=7)
     plain_log_ticks(ax)
     gain_colours = dict(zip(GAINS, (COLOURS["attention"], BLACK, PURPLE, ORANGE)))
@@ -223,11 +223,10 @@ def plot(config, numbers: dict, out_paths) -> None:
         guide(ax2, Ls, y0 * Ls ** 2, ls=":")
         gain_handles.append(Line2D([], [], color=COLOURS["guide"], lw=0.8, ls=":", label=r"paper: $\propto L^{2}$"))
     limits_to_data(ax2, x=np.concatenate(xs), y=np.concatenate(ys))
-    ax2.set(xscale="log", yscale="log", xlabel="$L$", ylabel="gain (ratio of steps; (ii) alone: steps)")
+    ax2.set(xscale="log", yscale="log", xlabel="$L$", ylabel="gain (ratio of steps)")
     ax2.set_title(f"$d$ = {numbers['d']}: measured gains (points SGD, lines ODE)", fontsize=7)
     plain_log_ticks(ax2)
-    fig.legend(handles=handles, loc="outside lower left", ncol=1, frameon=False, fontsize=6)
-    place_legend(ax2, handles=gain_handles, fontsize=6)
+    place_legends([(ax2, {"handles": gain_handles, "fontsize": 6}), (ax, {"handles": handles, "fontsize": 6})])
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
