@@ -81,6 +81,7 @@ else:
     include: "workflow/rules/semantic_positional.smk"
     include: "workflow/rules/authors_phase.smk"
     include: "workflow/rules/notebooks.smk"
+    include: "workflow/rules/summary.smk"
     include: "workflow/rules/reproducibility.smk"
     include: "workflow/rules/audit.smk"
 

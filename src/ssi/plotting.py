@@ -1,13 +1,27 @@
-"""One deterministic style for every figure, and byte-reproducible saving.
+"""One figure style for every figure: sizes, fonts, colours, words, and byte-reproducible saving.
 
-Figures are drawn with the Agg backend and the DejaVu fonts that matplotlib
-ships, never with usetex. Saving strips the metadata that would change from
-run to run (creation dates, software versions), fixes SOURCE_DATE_EPOCH and
-the SVG hash salt, and writes each file atomically.
+* **Sizes** for a two-column paper: :data:`WIDTH_SINGLE` (one column) and :data:`WIDTH_DOUBLE`
+  (full width); fonts of 7–8 pt, legible at that size when printed.
+* **Colours**: the Okabe–Ito palette (:data:`PALETTE`), safe for colour-blind readers, and one
+  colour per thing in every figure (:data:`COLOURS`: SGD / ODE, tied / untied / attention,
+  semantic / positional; :func:`sie_colour` for the information exponents; :data:`REGION_COLOURS`
+  for the phase diagrams). Where colour names the thing compared, SGD is always drawn as
+  points or thin lines and the ODE as a line.
+* **Words**: one label table (:data:`LABELS`, :func:`label`) from registry keys to the words
+  and mathtext a reader sees; formulas are mathtext (``$L^{2}$``, ``$2/\\sqrt{d}$``).
+* **Verdicts**: :func:`law` and :func:`verdict_line` write a measured law with its interval
+  next to the paper's, for the panel that tests a claim.
+* **Legibility**: :func:`save_figure` runs :func:`ssi.legibility.check` on the drawn figure
+  and refuses to save an illegible one.
+
+Figures are drawn with the Agg backend and the DejaVu fonts that matplotlib ships, never with
+usetex. Saving strips the metadata that would change from run to run (creation dates,
+software versions), fixes SOURCE_DATE_EPOCH and the SVG hash salt, and writes atomically.
 """
 from __future__ import annotations
 
 import io
+import math
 import os
 from pathlib import Path
 
@@ -15,31 +29,304 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+from matplotlib.transforms import ScaledTranslation  # noqa: E402
 
+from . import legibility  # noqa: E402
 from .io import _atomic_write_bytes  # noqa: E402
 
-#: figure width of one column / two columns, inches
+#: figure width of one column / two columns of a two-column paper, inches
 WIDTH_SINGLE = 3.4
 WIDTH_DOUBLE = 7.0
-#: seaborn's "colorblind" palette, ``seaborn.color_palette("colorblind")`` as RGB tuples.
-#: Written out because importing seaborn (pandas, scipy.stats) costs ~1 s in every figure job
-#: for these ten colours; tests/test_plotting.py checks that it is seaborn's, value for value.
-PALETTE = [to_rgb(h) for h in ("#0173B2", "#DE8F05", "#029E73", "#D55E00", "#CC78BC",
-                               "#CA9161", "#FBAFE4", "#949494", "#ECE133", "#56B4E9")]
 
+#: Okabe & Ito (2008), "Color universal design": blue, orange, bluish green, vermilion,
+#: reddish purple, sky blue, yellow, black. tests/test_plotting.py checks that the colours the
+#: figures use are far apart in normal vision and under simulated deuteranopia, protanopia and
+#: tritanopia (ssi.legibility).
+PALETTE = [to_rgb(h) for h in ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
+                               "#F0E442", "#000000")]
+BLUE, ORANGE, GREEN, VERMILION, PURPLE, SKY, YELLOW, BLACK = ("#0072B2", "#E69F00", "#009E73", "#D55E00",
+                                                              "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+#: reference guides (claimed laws, thresholds): drawn under the data in this grey
+GUIDE = "#8c8c8c"
+
+#: the same colour for the same thing in every figure
+COLOURS = {
+    "sgd": BLACK,          # SGD when only SGD and ODE are compared
+    "ode": ORANGE,
+    "tied": BLUE,
+    "untied": VERMILION,
+    "attention": GREEN,
+    "semantic": BLUE,      # the semantic overlap m and the regions whose global minimum is semantic
+    "positional": VERMILION,  # the positional overlap e and the positional regions
+    "guide": GUIDE,
+}
+
+#: the sequence information exponent k -> colour (the same k, the same colour, in every figure)
+SIE_COLOURS = {1: BLUE, 2: ORANGE, 3: GREEN, 4: PURPLE}
+
+#: phase-diagram regions, by code global + 2·dynamics + 4·multiple (ssi.phase.REGION_NAMES):
+#: semantic global minimum in blues, positional in vermilion/orange, misaligned dynamics in
+#: yellow and purple; every pair ≥ ssi.legibility.MIN_COLOUR_DISTANCE apart in every vision
+REGION_COLOURS = ("#A9D4F2",   # 000 unique semantic minimum
+                  "#D55E00",   # 100 unique positional minimum, semantic dynamics
+                  "#F0E442",   # 010 unique semantic minimum, misaligned (positional) dynamics
+                  "#F2B36B",   # 110 unique positional minimum
+                  "#0072B2",   # 001 semantic global + positional local minimum
+                  "#4D4D4D",   # 101 positional global + semantic local, semantic dynamics
+                  "#CC79A7",   # 011 semantic global + positional local, misaligned dynamics
+                  "#009E73")   # 111 positional global + semantic local minimum
+
+#: the verdict words of the claim rows -> (colour, mark); the mark carries it without colour
+VERDICT_STYLE = {"reproduced": (GREEN, "✓"), "partly": (ORANGE, "◐"), "differs": (VERMILION, "✗"),
+                 "undecided": (GUIDE, "?")}
+
+#: registry keys (targets, students, activations, encodings, the authors' names, quantities)
+#: -> what a reader sees
+LABELS = {
+    # targets (ssi.problems.TARGETS)
+    "linear": r"$\Sigma z_l/\sqrt{L}$",
+    **{f"he{k}_sum": rf"$\Sigma\,\mathrm{{He}}_{k}$ target" for k in range(1, 5)},
+    **{f"he{k}_sum_norm": rf"$\Sigma\,\mathrm{{He}}_{k}/\sqrt{{L}}$ target" for k in range(1, 5)},
+    "z1z2": r"$z_1 z_2$", "z1z2z3": r"$z_1 z_2 z_3$", "z1": r"$z_1$", "z1_plus_z2": r"$z_1 + z_2$",
+    "z1_minus_z2": r"$z_1 - z_2$", "he2_diff": r"$h_2(z_1) - h_2(z_2)$",
+    "he4_sum_plus_diff": r"$-\Sigma\,\mathrm{He}_4 + (z_1 - z_2)/\sqrt{2}$",
+    "staircase": "staircase", "staircase2": "staircase of degree 2", "staircase3": "staircase of degree 3",
+    "complete_staircase": "complete staircase", "mixture": "semantic–positional mixture",
+    # students and activations (ssi.problems.STUDENTS, ACTIVATIONS)
+    "attention": "attention", "tied": "tied network", "untied": "untied network", "matched": "matched student",
+    "relu": "ReLU", "tanh": "tanh", "square": "square", "identity": "identity", "sigmoid": "sigmoid",
+    "he2": r"$\mathrm{He}_2$",
+    # positional encodings
+    "none": "no positional encoding", "opposite": r"opposite encoding $p_2 = -p_1$",
+    # the authors' names (ssi.authors)
+    "tied_network": "tied network", "plain_network": "untied network",
+    "H2sum": r"$\Sigma\,\mathrm{He}_2$", "inversesqrtH2sum": r"$\Sigma\,\mathrm{He}_2/\sqrt{L}$",
+    "inversesqrtsum": r"$\Sigma z_l/\sqrt{L}$", "sqrtz1": r"$\sqrt{L}\,z_1$",
+    "2difference": r"$z_1 - z_2$", "2squaredifference": r"$h_2(z_1) - h_2(z_2)$",
+    "positional_semantic_model": "semantic–positional mixture", "sqrtdouble_staircase": r"$\sqrt{L}$ staircase",
+    # protocols and levels
+    "same_lr": r"same $\eta$ for both", "best_lr": r"best $\eta$ for each",
+    "early": r"$\bar m = 2/\sqrt{d}$", "authors": r"$\bar m = 2/\sqrt{d}$", "macro": r"$\bar m = 0.5$",
+    # quantities
+    "omega": r"$\omega$", "L": "$L$", "d": "$d$", "a": "$a$", "t": r"time $t$ = steps$/d$",
+}
+
+
+def label(key) -> str:
+    """The words (with mathtext) a figure shows for a registry key of :data:`LABELS`."""
+    try:
+        return LABELS[key]
+    except KeyError:
+        raise ValueError(f"no label for {key!r}: add it to ssi.plotting.LABELS") from None
+
+
+def sie_colour(k) -> str:
+    """The colour of sequence information exponent ``k`` (grey for an infinite one)."""
+    return SIE_COLOURS.get(k, GUIDE) if isinstance(k, int) else GUIDE
+
+
+def sie_text(k) -> str:
+    """"SIE k" in mathtext, ∞ for None or inf."""
+    if k is None or (isinstance(k, float) and math.isinf(k)):
+        return r"SIE $\infty$"
+    return f"SIE {k}"
+
+
+# --- numbers in words -------------------------------------------------------------------------
+def _finite(x) -> bool:
+    return x is not None and isinstance(x, (int, float)) and math.isfinite(x)
+
+
+def number(x, digits: int = 2) -> str:
+    """``x`` as mathtext: 0.5, 120, $3\\times10^{5}$ (never 3e+05)."""
+    if not _finite(x):
+        return "n/a"
+    if x != 0 and (abs(x) >= 1e4 or abs(x) < 1e-3):
+        exp = int(math.floor(math.log10(abs(x))))
+        mant = round(x / 10 ** exp, digits - 1)
+        if abs(mant) >= 10:
+            mant, exp = mant / 10, exp + 1
+        mant_text = f"{mant:.{digits - 1}f}".rstrip("0").rstrip(".")
+        return f"$10^{{{exp}}}$" if mant_text == "1" else f"${mant_text}\\times10^{{{exp}}}$"
+    if abs(x) >= 10 ** digits:
+        return f"{x:.0f}"
+    return f"{x:.{digits}g}"
+
+
+def student_text(student: str, activation=None) -> str:
+    """"tied ReLU network", "attention", "matched student"."""
+    if student in ("tied", "untied") and activation:
+        return f"{student} {label(activation)} network"
+    return label(student)
+
+
+def law(symbol: str, exponent, low=None, high=None, digits: int = 2) -> str:
+    """A power law as mathtext: ``$L^{1.49\\,[1.47,\\,1.51]}$`` (the interval when given)."""
+    if not _finite(exponent):
+        return "no law (not reached)"
+    interval = (rf"\,[{low:.{digits}f},\,{high:.{digits}f}]" if _finite(low) and _finite(high) else "")
+    return f"${symbol}^{{{exponent:.{digits}f}{interval}}}$"
+
+
+def verdict_line(measured: str, paper: str) -> str:
+    """"measured <law> · paper <law>", the line a panel that tests a claim carries."""
+    return f"measured {measured} · paper {paper}"
+
+
+def claimed_law_tex(symbol: str, exponent) -> str:
+    """The paper's law: $L$, $L^{2}$, $d\\,\\log^{2} d$ …"""
+    if exponent == 1:
+        return f"${symbol}$"
+    return f"${symbol}^{{{exponent:g}}}$"
+
+
+def schedule_tex(schedule: dict) -> str:
+    """A learning-rate schedule η(d) (config ``schedule``) as mathtext."""
+    lr = number(schedule["lr"], 3).strip("$")
+    kind = schedule.get("scaling", "constant")
+    d_ref = schedule.get("d_ref", 1000)
+    if kind == "constant":
+        return f"$\\eta = {lr}$"
+    if kind == "power":
+        return f"$\\eta = {lr}\\,(d/{d_ref:g})^{{{schedule['exponent']:g}}}$"
+    return f"$\\eta = {lr}\\,\\log {d_ref:g}/\\log d$"
+
+
+# --- axes helpers -------------------------------------------------------------------------------
+def _plain(value, _pos=None) -> str:
+    """A tick label in plain digits: 0.0002, 0.5, 30, 20 000 (a thin space between thousands)."""
+    if value <= 0:
+        return ""
+    if value >= 1:
+        return f"{value:,.0f}".replace(",", "\u2009") if value == round(value) else f"{value:g}"
+    decimals = max(1, -math.floor(math.log10(value)) + 1)
+    return f"{value:.{decimals}f}".rstrip("0").rstrip(".")
+
+
+def plain_log_ticks(ax, which: str = "both") -> None:
+    """A log axis spanning less than two decades gets plain numbers (1, 2, 5, 10, 20 …) at
+    a few of 1–9 × 10^k, never ``2×10^0``."""
+    for name in ("x", "y") if which == "both" else (which,):
+        axis = ax.xaxis if name == "x" else ax.yaxis
+        if axis.get_scale() != "log":
+            continue
+        lo, hi = sorted(axis.get_view_interval())
+        if lo <= 0 or hi / lo >= 100:
+            continue
+        ratio = hi / lo
+        steps = [1, 2, 5] if ratio > 10 else [1, 2, 3, 5] if ratio > 3 else [1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9]
+        axis.set_major_locator(LogLocator(base=10, subs=steps))
+        axis.set_major_formatter(FuncFormatter(_plain))
+        axis.set_minor_locator(LogLocator(base=10, subs=np.arange(1, 10)))
+        axis.set_minor_formatter(NullFormatter())
+
+
+def limits_to_data(ax, x=None, y=None, margin: float = 0.08, log: bool = True) -> None:
+    """Axis limits fitted to the data arrays ``x`` / ``y`` (a relative margin in log or linear
+    space), so that guides drawn beyond them never stretch the axes."""
+    for values, setter in ((x, ax.set_xlim), (y, ax.set_ylim)):
+        if values is None:
+            continue
+        v = np.asarray(values, float)
+        v = v[np.isfinite(v) & ((v > 0) if log else True)]
+        if not v.size:
+            continue
+        lo, hi = v.min(), v.max()
+        if log:
+            span = math.log10(hi / lo) if hi > lo else 0.3
+            setter(lo / 10 ** (margin * span + 0.02), hi * 10 ** (margin * span + 0.02))
+        else:
+            span = hi - lo if hi > lo else max(abs(hi), 1.0)
+            setter(lo - margin * span, hi + margin * span)
+
+
+def guide(ax, x, y, **kwargs):
+    """A reference line (a claimed law, a threshold) drawn under the data, in the guide grey."""
+    kwargs.setdefault("color", GUIDE)
+    kwargs.setdefault("lw", 0.8)
+    kwargs.setdefault("zorder", 0.5)
+    (line,) = ax.plot(x, y, **kwargs)
+    line.set_gid("guide")
+    return line
+
+
+LEGEND_PLACES = ("upper left", "upper right", "lower right", "lower left", "center left", "center right",
+                 "upper center", "lower center", "center")
+
+
+def place_legend(ax, handles=None, outside: str = "below", inside: bool = True, **kwargs):
+    """A legend inside ``ax`` at the first of :data:`LEGEND_PLACES` where it covers no data
+    (ssi.legibility.covered_by); outside the axes (``outside``: "right" or "below", under the x
+    label) when none is free or ``inside`` is False. Call it once the figure's other legends
+    exist: it places against the layout of the moment."""
+    kwargs.setdefault("frameon", False)
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    if handles is not None:
+        kwargs["handles"] = handles
+    for loc in LEGEND_PLACES if inside else ():
+        legend = ax.legend(loc=loc, **kwargs)
+        if not legibility.covered_by(ax, legend.get_window_extent(renderer)):
+            return legend
+    if outside == "below":        # under the x label, a fixed distance in points (survives re-layout)
+        drop = (ax.bbox.y0 - ax.get_tightbbox(renderer).y0) * 72 / fig.dpi + 2
+        anchor = ax.transAxes + ScaledTranslation(0, -drop / 72, fig.dpi_scale_trans)
+        return ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, **kwargs)
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)
+
+
+def place_legends(requests) -> list:
+    """Legends for several axes of one figure: ``requests`` is a list of (axes, kwargs of
+    :func:`place_legend`). A legend placed outside its axes moves the others (the layout
+    changes), so each is checked again once all exist and placed again where it now covers data."""
+    legends = [place_legend(ax, **kwargs) for ax, kwargs in requests]
+    for _ in range(2):
+        fig = requests[0][0].figure if requests else None
+        if fig is None:
+            break
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        moved = False
+        for i, (ax, kwargs) in enumerate(requests):
+            if legibility.covered_by(ax, legends[i].get_window_extent(renderer)):
+                legends[i] = place_legend(ax, **kwargs)
+                moved = True
+        if not moved:
+            break
+    return legends
+
+
+def note(ax, text: str, loc: str = "upper left", **kwargs):
+    """A short text (a verdict line) in a corner of ``ax``, on a white box."""
+    x, ha = (0.03, "left") if "left" in loc else (0.97, "right") if "right" in loc else (0.5, "center")
+    y, va = (0.96, "top") if "upper" in loc else (0.04, "bottom")
+    kwargs.setdefault("fontsize", 7)
+    return ax.text(x, y, text, transform=ax.transAxes, ha=ha, va=va,
+                   bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 1.0}, **kwargs)
+
+
+# --- style and saving ---------------------------------------------------------------------------
 _RC = {
     "font.family": "DejaVu Sans",
+    "mathtext.fontset": "dejavusans",
     "font.size": 8,
     "axes.titlesize": 8,
     "axes.labelsize": 8,
     "legend.fontsize": 7,
+    "legend.handlelength": 1.8,
     "xtick.labelsize": 7,
     "ytick.labelsize": 7,
     "lines.linewidth": 1.2,
+    "lines.markersize": 4,
+    "axes.linewidth": 0.6,
     "axes.prop_cycle": matplotlib.cycler(color=PALETTE),
+    "axes.formatter.use_mathtext": True,
     "figure.dpi": 150,
-    "savefig.dpi": 200,
+    "savefig.dpi": 300,
     "pdf.fonttype": 42,
     "svg.fonttype": "path",
     "svg.hashsalt": "ssi",
@@ -61,19 +348,26 @@ _METADATA = {
 }
 
 
-def save_figure(fig, path) -> None:
-    """Save ``fig`` to ``path`` (format from the suffix: pdf, png or svg), byte-reproducibly."""
+def save_figure(fig, path, check: bool = True) -> None:
+    """Save ``fig`` to ``path`` (format from the suffix: pdf, png or svg), byte-reproducibly.
+
+    ``check``: first run :func:`ssi.legibility.check` (raises ssi.legibility.IllegibleFigure),
+    once per figure: save every format of a figure after drawing it."""
     path = Path(path)
     fmt = path.suffix.lstrip(".")
     if fmt not in _METADATA:
         raise ValueError(f"figure format {fmt!r} is not supported; use pdf, png or svg")
     apply_style()
+    if check and not getattr(fig, "ssi_legible", False):
+        legibility.check(fig, path.name)
+        fig.ssi_legible = True        # its pdf and png are saved one after the other: checked once
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, metadata=_METADATA[fmt])
     _atomic_write_bytes(path, buffer.getvalue())
 
 
 def new_figure(ncols=1, nrows=1, width=WIDTH_DOUBLE, height=2.4, **kwargs):
-    """A figure and axes in the repository's style."""
+    """A figure and axes in the repository's style (``width``: :data:`WIDTH_SINGLE` or
+    :data:`WIDTH_DOUBLE`)."""
     apply_style()
-    return plt.subplots(nrows, ncols, figsize=(width, height), constrained_layout=True, **kwargs)
+    return plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", **kwargs)

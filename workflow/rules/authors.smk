@@ -16,7 +16,8 @@ print(authors.forecast_text(authors.forecast_worst_case(config)))
 
 AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
 AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
-AU_CODE = [authors.__file__, authors_candidates.__file__, authors_crossings.__file__, str(Path(authors.__file__).parents[1] / "plotting.py")]
+AU_CODE = [authors.__file__, authors_candidates.__file__, authors_crossings.__file__,
+           str(Path(authors.__file__).parents[1] / "plotting.py"), str(Path(authors.__file__).parents[1] / "legibility.py")]
 AU_FIGURES = [f"{F}/{name}.{ext}" for name in authors.figure_names(config) for ext in ("pdf", "png")]
 
 

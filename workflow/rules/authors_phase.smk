@@ -7,7 +7,8 @@ from ssi.experiments import authors_phase as ap
 AP_RESULTS = [f"{s}.npz" for s in ap.stems(config).values()]
 #: the code that turns results into numbers and the figure
 AP_CODE = [ap.__file__, str(Path(ap.__file__).parents[1] / "phase.py"),
-           str(Path(ap.__file__).parents[1] / "plotting.py")]
+           str(Path(ap.__file__).parents[1] / "plotting.py"),
+           str(Path(ap.__file__).parents[1] / "legibility.py")]
 AP_FIGURES = [f"{F}/authors/phase_diagram_comparison.{ext}" for ext in ("pdf", "png")]
 
 

@@ -4,7 +4,8 @@ from ssi.experiments import positional
 #: result files: SGD replicates per (case, d), the ODE per case, the landscape per target
 PE_RESULTS = [f"{s}.npz" for kind in ("sgd", "ode", "landscape") for s in positional.stems(config, kind).values()]
 #: the code that turns results into numbers and figures: editing it remakes them
-PE_CODE = [positional.__file__, str(Path(positional.__file__).parents[1] / "plotting.py")]
+PE_CODE = [positional.__file__, str(Path(positional.__file__).parents[1] / "plotting.py"),
+           str(Path(positional.__file__).parents[1] / "legibility.py")]
 #: the two figures (landscape, escape), pdf and png
 PE_FIGURES = [f"{F}/positional_{name}.{ext}" for name in ("landscape", "escape") for ext in ("pdf", "png")]
 

@@ -6,7 +6,8 @@ SP_RESULTS = [f"{s}.npz" for kind in ("landscape", "diagram", "sgd", "ode", "lon
               for s in sp.stems(config, kind).values()]
 #: the code that turns results into numbers and figures: editing it remakes them
 SP_CODE = [sp.__file__, str(Path(sp.__file__).parents[1] / "phase.py"),
-           str(Path(sp.__file__).parents[1] / "plotting.py")]
+           str(Path(sp.__file__).parents[1] / "plotting.py"),
+           str(Path(sp.__file__).parents[1] / "legibility.py")]
 #: the three figures, pdf and png
 SP_FIGURES = [f"{F}/semantic_positional_{name}.{ext}" for name in ("diagram", "transition", "long")
               for ext in ("pdf", "png")]

@@ -4,7 +4,8 @@ from ssi.experiments import two_phases
 #: result files of every (case, d) point: SGD replicates and ODE
 TP_RESULTS = [f"{s}.npz" for kind in ("sgd", "ode") for s in two_phases.stems(config, kind).values()]
 #: the code that turns results into numbers and figures: editing it remakes them
-TP_CODE = [two_phases.__file__, str(Path(two_phases.__file__).parents[1] / "plotting.py")]
+TP_CODE = [two_phases.__file__, str(Path(two_phases.__file__).parents[1] / "plotting.py"),
+           str(Path(two_phases.__file__).parents[1] / "legibility.py")]
 
 
 # the numbers and the figure take seconds: on a cluster they run on the submitting node

@@ -25,7 +25,6 @@ import numpy as np
 
 from ..io import load_result, save_result
 from ..problems import Problem
-from .authors_verdicts import _num as _fmt
 from .common import ProgressLog, bootstrap_slope, loglog_slope, seed_key
 
 EXPERIMENT = "authors"
@@ -173,32 +172,61 @@ def _fit(Ls, runs_n, runs_d, level, seed):
 FIGURE = "protocol_candidates"
 
 
+#: words and colours of the families and gains in the figure
+FAMILY_TEXT = {"untied_H2sum": (r"untied network, $\Sigma\,\mathrm{He}_2$", "untied"),
+               "tied_H2sum": (r"tied network, $\Sigma\,\mathrm{He}_2$", "tied"),
+               "attention_H2sum": (r"attention, $\Sigma\,\mathrm{He}_2$", "attention"),
+               "tied_inversesqrtH2sum": (r"tied network, $\Sigma\,\mathrm{He}_2/\sqrt{L}$", "sky")}
+GAIN_TEXT = {"i_untied_over_attention": "(i) untied / attention",
+             "ii_untied_alone": "(ii) untied steps alone",
+             "ii_untied_over_tied_normalised": r"(ii) untied / tied on $\Sigma\,\mathrm{He}_2/\sqrt{L}$",
+             "untied_over_tied": "untied / tied"}
+
+
 def plot(config, numbers: dict, out_paths) -> None:
-    """Left: steps to 2/√d against L per family (SGD seed mean, ODE line); right: the gains."""
+    """Left: steps to 2/√d against L per family (SGD seed mean, ODE line); right: the gains,
+    each with its measured law against the paper's L²."""
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
-    from ..plotting import new_figure, save_figure
+    from ..plotting import (BLACK, COLOURS, ORANGE, PURPLE, SKY, WIDTH_DOUBLE, guide, law, limits_to_data,
+                            new_figure, place_legends, plain_log_ticks, save_figure)
 
-    fig, (ax, ax2) = new_figure(ncols=2, nrows=1, width=9.0, height=3.4, squeeze=True)
-    colours = dict(zip(FAMILIES, plt.get_cmap("tab10").colors))
+    fig, (ax, ax2) = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=3.2, squeeze=True)
+    colours = {key: (SKY if kind == "sky" else COLOURS[kind]) for key, (_, kind) in FAMILY_TEXT.items()}
+    handles, xs, ys = [], [], []
     for key, f in numbers["families"].items():
-        ax.plot(f["Ls"], f["steps_sgd"], "o", ms=3, color=colours[key],
-                label=f"{key}: SGD L^{_fmt(f['exponent_sgd'])} [{_fmt(f['low'])}, {_fmt(f['high'])}]")
-        ax.plot(f["Ls"], f["steps_ode"], "-", lw=0.9, color=colours[key], label=f"ODE L^{_fmt(f['exponent_ode'])}")
-    ax.set(xscale="log", yscale="log", xlabel="L", ylabel="steps to 2/√d (seed mean), each at its best η")
-    ax.legend(fontsize=5, frameon=False)
-    for (name, g), colour in zip(numbers["gains"].items(), plt.get_cmap("Dark2").colors):
-        ax2.plot(g["Ls"], g["gain_sgd"], "o", ms=3, color=colour,
-                 label=f"{name}: SGD L^{_fmt(g['exponent_sgd'])} [{_fmt(g['low'])}, {_fmt(g['high'])}]")
-        ax2.plot(g["Ls"], g["gain_ode"], "-", lw=0.9, color=colour, label=f"ODE L^{_fmt(g['exponent_ode'])}")
+        ax.plot(f["Ls"], f["steps_sgd"], "o", ms=3.5, color=colours[key], zorder=3, label=key)
+        ax.plot(f["Ls"], f["steps_ode"], "-", lw=0.9, color=colours[key], zorder=2)
+        handles.append(Line2D([], [], marker="o", ms=3.5, color=colours[key], lw=0.9,
+                              label=f"{FAMILY_TEXT[key][0]}: SGD {law('L', f['exponent_sgd'], f['low'], f['high'])}, "
+                                    f"ODE {law('L', f['exponent_ode'])}"))
+        xs.append(np.asarray(f["Ls"], float))
+        ys += [np.asarray(f["steps_sgd"], float), np.asarray(f["steps_ode"], float)]
+    limits_to_data(ax, x=np.concatenate(xs), y=np.concatenate(ys))
+    ax.set(xscale="log", yscale="log", xlabel="$L$", ylabel=r"steps to $2/\sqrt{d}$, seed mean")
+    ax.set_title(r"each network at its ODE-best $\eta$", fontsize=7)
+    plain_log_ticks(ax)
+    gain_colours = dict(zip(GAINS, (COLOURS["attention"], BLACK, PURPLE, ORANGE)))
+    gain_handles, xs, ys = [], [], []
+    for name, g in numbers["gains"].items():
+        colour = gain_colours[name]
+        ax2.plot(g["Ls"], g["gain_sgd"], "o", ms=3.5, color=colour, zorder=3, label=name)
+        ax2.plot(g["Ls"], g["gain_ode"], "-", lw=0.9, color=colour, zorder=2)
+        gain_handles.append(Line2D([], [], marker="o", ms=3.5, color=colour, lw=0.9,
+                                   label=f"{GAIN_TEXT[name]}: {law('L', g['exponent_sgd'], g['low'], g['high'])}"))
+        xs.append(np.asarray(g["Ls"], float))
+        ys += [np.asarray(g["gain_sgd"], float), np.asarray(g["gain_ode"], float)]
     Ls = np.array(numbers["families"]["untied_H2sum"]["Ls"], float)
     y0 = numbers["gains"]["ii_untied_alone"]["gain_sgd"][0]
     if y0 and math.isfinite(y0):
-        ax2.plot(Ls, y0 * Ls ** 2, color="0.6", lw=0.6, ls=":", label="∝ L² (from the L = 1 point)")
-    ax2.set(xscale="log", yscale="log", xlabel="L", ylabel="gain (ii_untied_alone: untied steps)")
-    ax2.set_title(f"d = {numbers['d']}, torch-MSE loss, Σh₂ normalisations, overlapped start", fontsize=7)
-    ax2.legend(fontsize=5, frameon=False)
+        guide(ax2, Ls, y0 * Ls ** 2, ls=":")
+        gain_handles.append(Line2D([], [], color=COLOURS["guide"], lw=0.8, ls=":", label=r"paper: $\propto L^{2}$"))
+    limits_to_data(ax2, x=np.concatenate(xs), y=np.concatenate(ys))
+    ax2.set(xscale="log", yscale="log", xlabel="$L$", ylabel="gain (ratio of steps)")
+    ax2.set_title(f"$d$ = {numbers['d']}: measured gains (points SGD, lines ODE)", fontsize=7)
+    plain_log_ticks(ax2)
+    place_legends([(ax2, {"handles": gain_handles, "fontsize": 6}), (ax, {"handles": handles, "fontsize": 6})])
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
-

@@ -731,8 +731,8 @@ def summarise(config) -> dict:
 
 
 # --- figure -------------------------------------------------------------------------------------------
-#: marker colours of the differing bits in the comparison panel
-BIT_COLOURS = {"global": "#d62728", "dynamics": "#1f77b4", "multiple": "#2ca02c"}
+#: marker colours of the differing bits in the comparison panel (Okabe–Ito black, purple, green)
+BIT_COLOURS = {"global": "#000000", "dynamics": "#CC79A7", "multiple": "#009E73"}
 
 
 def plot(config, out_paths, numbers=None, load=load_result) -> None:
@@ -746,12 +746,12 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    from ..plotting import new_figure, save_figure
-    from .semantic_positional import REGION_COLOURS
+    from ..plotting import REGION_COLOURS, WIDTH_DOUBLE, new_figure, save_figure
 
     section = _check_spec(config)
     names = list(section["diagrams"])
-    fig, axes = new_figure(ncols=3, nrows=len(names), width=11.0, height=3.6 * len(names) + 1.2, squeeze=False)
+    fig, axes = new_figure(ncols=3, nrows=len(names), width=WIDTH_DOUBLE, height=2.3 * len(names) + 1.3,
+                           squeeze=False)
     cmap = ListedColormap(REGION_COLOURS)
     present = set()
     for row, name in enumerate(names):
@@ -762,9 +762,8 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
         theirs, ours = data["gh_region"], data["ours_region"]
         present |= set(np.unique(theirs)) | set(np.unique(ours))
         differ = theirs != ours
-        titles = (f"{name}: authors' rule, {spec['points']}-point 4-D Gauss–Hermite,\n"
-                  f"(e, m) grid {spec['resolution']}², fast mode {spec['fast']}",
-                  f"{name}: ours (polar grid {section['polar_grid'][0]}×{section['polar_grid'][1]} + L-BFGS)",
+        titles = (f"{name}: the authors' rule ({spec['points']}-point quadrature)",
+                  f"{name}: ours (polar grid and L-BFGS)",
                   f"{name}: {int(differ.sum())} cells differ ({100 * differ.mean():.2f} %)")
         for col, reg in enumerate((theirs, ours, ours)):
             ax = axes[row, col]
@@ -772,9 +771,9 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
                           alpha=0.25 if col == 2 else 1.0)
             ax.set_xlim(a[0], a[-1])
             ax.set_ylim(w[0], w[-1])
-            ax.set_xlabel("a")
-            ax.set_ylabel("ω")
-            ax.set_title(titles[col], fontsize=8)
+            ax.set_xlabel("$a$")
+            ax.set_ylabel(r"$\omega$", rotation=0, labelpad=6)
+            ax.set_title(titles[col], fontsize=6.5)
         ax = axes[row, 2]
         v = verdicts(data, "gh")
         idx = data["refined_index"]
@@ -784,11 +783,11 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
             right = idx[v[bit] == "theirs"]
             ax.scatter(A.ravel()[right], W.ravel()[right], s=14, facecolors="none", edgecolors="k", lw=0.5)
     handles = [Patch(color=REGION_COLOURS[k], label=phase.REGION_NAMES[k]) for k in sorted(present)]
-    handles += [Line2D([], [], ls="", marker="o", ms=4, color=c, label=f"{bit} bit differs")
+    handles += [Line2D([], [], ls="", marker="o", ms=4, color=c, label=f"cells where the {bit} bit differs")
                 for bit, c in BIT_COLOURS.items()]
     handles += [Line2D([], [], ls="", marker="o", ms=5, mfc="none", mec="k",
-                       label="refined computation sides with the authors")]
-    fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=7, frameon=False)
+                       label="the refined computation sides with the authors")]
+    fig.legend(handles=handles, loc="outside lower center", ncol=2, fontsize=6, frameon=False)
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)

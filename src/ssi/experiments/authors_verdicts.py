@@ -127,7 +127,11 @@ def _side(rows: list[dict], level: float, above: bool) -> tuple[int, int]:
     return right, wrong
 
 
-def _null_verdict(spec: dict, e: dict) -> tuple[str, str]:
+def null_counts(spec: dict, e: dict) -> dict:
+    """A null-target experiment judged on its many-seed rerun when there is one (else as run):
+    ``tied``/``untied`` runs, how many end below/above NULL_FACTOR·d^-½ by NULL_STANDARD_ERRORS
+    standard errors (``tied_below``, ``untied_above``) and on the wrong side by as much
+    (``tied_wrong``, ``untied_wrong``), and the ``seeds`` per run."""
     level = NULL_FACTOR / math.sqrt(spec["d"])
     decided = e.get("decide")
     rows = decided["rows"] if decided else e["rows"]
@@ -135,16 +139,23 @@ def _null_verdict(spec: dict, e: dict) -> tuple[str, str]:
     untied = [r for r in rows if r["student"] != "tied_network"]
     t_right, t_wrong = _side(tied, level, above=False)
     u_right, u_wrong = _side(untied, level, above=True)
-    if t_wrong or u_wrong:
+    return {"tied": len(tied), "untied": len(untied), "tied_below": t_right, "untied_above": u_right,
+            "tied_wrong": t_wrong, "untied_wrong": u_wrong, "seeds": rows[0]["seeds"] if rows else 0}
+
+
+def _null_verdict(spec: dict, e: dict) -> tuple[str, str]:
+    c = null_counts(spec, e)
+    if c["tied_wrong"] or c["untied_wrong"]:
         agrees = "no"
-    elif t_right == len(tied) and u_right == len(untied):
+    elif c["tied_below"] == c["tied"] and c["untied_above"] == c["untied"]:
         agrees = "yes"
     else:
         agrees = "undecided"
-    seeds = rows[0]["seeds"] if rows else 0
+    seeds = c["seeds"]
+    decided = e.get("decide")
     sqrt_d = math.sqrt(spec["d"])
-    why = (f"{seeds} seed{'s' if seeds > 1 else ''}: tied below {NULL_FACTOR:g}·d^-½ in {t_right}/{len(tied)} L, "
-           f"untied above it in {u_right}/{len(untied)} (by {NULL_STANDARD_ERRORS:g} standard errors)")
+    why = (f"{seeds} seed{'s' if seeds > 1 else ''}: tied below {NULL_FACTOR:g}·d^-½ in {c['tied_below']}/{c['tied']} L, "
+           f"untied above it in {c['untied_above']}/{c['untied']} (by {NULL_STANDARD_ERRORS:g} standard errors)")
     if decided:
         as_run = ", ".join(f"{r['student']} L = {r['L']}: {r['final_overlap_mean'] * sqrt_d:.2f}" for r in e["rows"])
         why += f"; as run ({e['rows'][0]['seeds']} seed), final overlap × √d: {as_run}"

@@ -288,25 +288,51 @@ def _fmt(x):
     return "n/a" if x is None or not math.isfinite(x) else f"{x:.2f}"
 
 
+#: the paper's law of claim C1 for SIE k, as mathtext
+def claimed_law_tex(k: int) -> str:
+    return {1: "$d$", 2: r"$d\,\log^{2} d$"}.get(k, f"$d^{{{k - 1}}}$")
+
+
+def _verdict(fit, level) -> str:
+    """One line: SIE k: measured d^slope [interval] · the theory's (early) or paper's (macro) law."""
+    from ..plotting import law
+
+    measured = law("d", fit["exponent_sgd"], fit["exponent_sgd_low"], fit["exponent_sgd_high"])
+    if level == "macro":
+        reference = f"paper {claimed_law_tex(fit['sie'])}"
+        if fit["sie"] == 2:
+            reference += f" (slope {fit['exponent_claimed_same_range']:.2f})"
+    else:
+        reference = f"theory {law('d', fit['exponent_predicted_same_range'])}"
+    return f"SIE {fit['sie']}: measured {measured} · {reference}"
+
+
 def plot(config, out_paths, numbers=None, load=load_result) -> None:
     """Steps to the early and to the macroscopic level vs d, one panel each: SGD (bootstrap bars),
-    explicit-engine checks, ODE curves and the claimed law as a guide, fitted exponents in the legend.
+    explicit-engine checks, ODE curves and the law of the level as a guide under them; each
+    panel states the measured exponents against the theory's (early) or the paper's (macro).
 
     Drawn from ``numbers`` (:func:`summarise`, computed when None) alone; ``load`` is not needed."""
-    from ..plotting import PALETTE, new_figure, save_figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from ..plotting import (WIDTH_DOUBLE, label, limits_to_data, new_figure, place_legend, save_figure,
+                            schedule_tex, sie_colour)
     import matplotlib.pyplot as plt
 
     section = config[EXPERIMENT]
     numbers = summarise(config) if numbers is None else numbers
-    fig, axes = new_figure(ncols=2, nrows=1, width=12.0, height=5.2, squeeze=False)
-    titles = {"early": f"mean m reaches {section['early_multiple']:g}/√d (authors' level)",
-              "macro": f"mean m reaches {section['macro_level']:g} (macroscopic)"}
+    fig, axes = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=3.3, squeeze=False)
+    titles = {"early": rf"steps until the mean overlap reaches ${section['early_multiple']:g}/\sqrt{{d}}$",
+              "macro": f"steps until the mean overlap reaches {section['macro_level']:g}"}
+    verdicts, case_handles = {}, []
     for col, name in enumerate(LEVELS):
         ax = axes[0, col]
-        for i, case in enumerate(section["cases"]):
+        xs, ys, lines = [], [], []
+        for case in section["cases"]:
             spec, problem = case_problem(config, case)
-            colour = PALETTE[i % len(PALETTE)]
             fit = next(f for f in numbers["fits"] if f["case"] == case and f["level"] == name)
+            colour = sie_colour(fit["sie"])
             for engine, marker, face in (("reduced", "o", colour), ("explicit", "s", "none")):
                 rows = [r for r in numbers["rows"] if r["case"] == case and r["engine"] == engine]
                 if not rows:
@@ -316,29 +342,41 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
                 lo = np.array([r[f"{name}_low"] for r in rows])
                 hi = np.array([r[f"{name}_high"] for r in rows])
                 hi = np.where(np.isfinite(hi), hi, y)
-                label = None
-                if engine == "reduced":
-                    label = (f"SIE {fit['sie']}: {problem.target}, {problem.student}, L={problem.L}; "
-                             f"{fit['schedule']}\n  SGD slope {_fmt(fit['exponent_sgd'])} "
-                             f"[{_fmt(fit['exponent_sgd_low'])}, {_fmt(fit['exponent_sgd_high'])}], ODE "
-                             f"{_fmt(fit['exponent_ode_same_range'])}, theory {_fmt(fit['exponent_predicted_same_range'])}")
-                elif col == 0 and i == 0:
-                    label = "explicit R^d engine (same points)"
                 ax.errorbar(d, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], fmt=marker, color=colour,
-                            mfc=face, ms=5 if engine == "reduced" else 8, capsize=2, lw=1, label=label, zorder=3)
+                            mfc=face, ms=3.5 if engine == "reduced" else 6, capsize=1.5, lw=0.8, zorder=3,
+                            label=f"SIE {fit['sie']}" if engine == "reduced" else "_explicit")
+                xs.append(d)
+                ys.append(y)
             od, os_ = np.array(fit["ode_dims"], float), np.array(fit["ode_steps"], float)
-            ax.plot(od, os_, color=colour, lw=1.8, alpha=0.6)
-            guide = claimed_steps(fit["sie"], od)
+            ax.plot(od, os_, color=colour, lw=1.0, zorder=2)
+            reference = (claimed_steps(fit["sie"], od) if name == "macro"
+                         else predicted_steps(fit["sie"], name, spec["schedule"], od))
             j = np.nonzero(np.isfinite(os_))[0]
             if j.size:                          # a third of the ODE at its smallest d: parallel, not on top
-                ax.plot(od, GUIDE_OFFSET * guide * os_[j[0]] / guide[j[0]], color=colour, lw=0.9, ls=":")
+                guide_y = GUIDE_OFFSET * reference * os_[j[0]] / reference[j[0]]
+                (g,) = ax.plot(od, guide_y, color=colour, lw=0.8, ls=":", zorder=1)
+                g.set_gid("guide")
+            xs.append(od)
+            ys.append(os_)
+            if col == 0:
+                case_handles.append(Patch(color=colour, label=f"SIE {fit['sie']}: {label(problem.target)}, "
+                                                               f"{schedule_tex(spec['schedule'])}"))
+            lines.append(_verdict(fit, name))
+        verdicts[name] = "\n".join(lines)
+        limits_to_data(ax, x=np.concatenate(xs), y=np.concatenate(ys))
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel("d")
+        ax.set_xlabel(label("d"))
         ax.set_ylabel("SGD steps")
-        ax.set_title(f"{titles[name]}\npoints: SGD (reduced engine, bars 16–84 % bootstrap); solid: ODE;\n"
-                     "dotted: claimed law d, d log² d, d^(k−1) (from ⅓ of the ODE at the smallest d)", fontsize=7)
-        ax.legend(loc="upper left", frameon=False, fontsize=5.5)
+        ax.set_title(titles[name], fontsize=7)
+    handles = case_handles + [
+        Line2D([], [], ls="", marker="o", color="k", ms=3.5, label="SGD (reduced engine), 16–84 % bootstrap bars"),
+        Line2D([], [], ls="", marker="s", mfc="none", color="k", ms=6, label=r"SGD, explicit $\mathbb{R}^{d}$ engine"),
+        Line2D([], [], color="k", lw=1.0, label="ODE"),
+        Line2D([], [], color="k", lw=0.8, ls=":", label="law of the level (theory left, paper right), ⅓ of the ODE")]
+    fig.legend(handles=handles, loc="outside lower center", ncol=2, frameon=False)
+    for col, name in enumerate(LEVELS):
+        place_legend(axes[0, col], handles=[], title=verdicts[name], title_fontsize=6, alignment="left")
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)

@@ -232,25 +232,24 @@ def rows_of(numbers, case) -> list[dict]:
 
 
 # --- figures ------------------------------------------------------------------------------------
-def _sie_text(meta_pe) -> str:
+def _sie_tex(meta_pe) -> str:
     k, j = meta_pe["sie_overlap"], meta_pe["sie_joint"]
-    k = "∞" if k is None or (isinstance(k, float) and math.isinf(k)) else k
-    j = "∞" if j is None or (isinstance(j, float) and math.isinf(j)) else j
-    if k == j:
-        return f"SIE {k}"
-    return f"SIE {k} (overlap), {j} (joint)"
+    k = r"$\infty$" if k is None or (isinstance(k, float) and math.isinf(k)) else k
+    j = r"$\infty$" if j is None or (isinstance(j, float) and math.isinf(j)) else j
+    return f"SIE {k}" if k == j else f"SIE {k} (overlap), {j} (joint)"
 
 
 def plot_landscape(config, out_paths, load=load_result) -> None:
-    """Rows: targets; columns: without PE, with opposite PE. R − R(0,0) on the disk, Hessian arrows."""
-    from ..plotting import new_figure, save_figure
+    """Rows: targets; columns: without PE, with opposite PE. R − R(0,0) on the disk, Hessian arrows
+    (descending directions vermilion, ascending blue, flat grey)."""
+    from ..plotting import BLUE, VERMILION, WIDTH_DOUBLE, label, new_figure, save_figure
     import matplotlib.pyplot as plt
     from matplotlib.colors import TwoSlopeNorm
 
     files = stems(config, "landscape")
     targets = list(files)
-    fig, axes = new_figure(ncols=len(LANDSCAPE_PE), nrows=len(targets), height=3.0 * len(targets),
-                           width=7.0, squeeze=False)
+    fig, axes = new_figure(ncols=len(LANDSCAPE_PE), nrows=len(targets), height=2.6 * len(targets),
+                           width=WIDTH_DOUBLE, squeeze=False)
     for row, target in enumerate(targets):
         data, meta = load(files[target])
         axis = data["axis"]
@@ -265,56 +264,73 @@ def plot_landscape(config, out_paths, load=load_result) -> None:
                 ax.contour(axis, axis, R, levels=levels, colors="k", linewidths=0.4)
             values, vectors = data[f"eigenvalues_{pe}"], data[f"eigenvectors_{pe}"]
             for value, vector in zip(values, vectors.T):
-                colour = "#b2182b" if value < -FLAT else ("#2166ac" if value > FLAT else "0.3")
-                text = f"λ={value:+.3f}" if abs(value) > FLAT else "λ≈0"
+                colour = VERMILION if value < -FLAT else (BLUE if value > FLAT else "0.3")
+                text = f"$\\lambda = {value:+.3f}$" if abs(value) > FLAT else r"$\lambda \approx 0$"
                 for sign in (1, -1):
                     ax.annotate("", xy=(0.55 * sign * vector[0], 0.55 * sign * vector[1]), xytext=(0, 0),
-                                arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.6})
-                ax.text(0.78 * vector[0], 0.78 * vector[1], text, color=colour, fontsize=7,
-                        ha="center", va="center", bbox={"fc": "white", "ec": "none", "alpha": 0.7, "pad": 0.5})
+                                arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.4})
+                ax.text(0.8 * vector[0], 0.8 * vector[1], text, color=colour, fontsize=6.5, fontweight="bold",
+                        ha="center", va="center", bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 0.5})
             ax.add_patch(plt.Circle((0, 0), 1.0, fill=False, lw=0.8, color="k"))
             ax.set_aspect("equal")
             ax.set_xlim(-1.05, 1.05)
             ax.set_ylim(-1.05, 1.05)
-            label = "no PE (R independent of e)" if pe == "none" else "opposite PE p₂ = −p₁"
-            ax.set_title(f"{target}, {label}\n{_sie_text(meta[pe])}", fontsize=8)
-            ax.set_xlabel("e")
-            ax.set_ylabel("m")
-            fig.colorbar(image, ax=ax, shrink=0.8, label="R − R(0,0)")
+            ax.set_title(f"{label(target)}, {'no encoding' if pe == 'none' else label(pe)}: {_sie_tex(meta[pe])}",
+                         fontsize=7)
+            ax.set_xlabel("positional overlap $e$")
+            ax.set_ylabel("overlap $m$")
+            fig.colorbar(image, ax=ax, shrink=0.85, label="$R(e, m) - R(0, 0)$")
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
 
 
+def case_colours(n):
+    """The colours of the first ``n`` escape cases (no PE: SIE 4 purple; with PE: orange, sky blue)."""
+    from ..plotting import ORANGE, PURPLE, SKY, VERMILION
+
+    return (PURPLE, ORANGE, SKY, VERMILION)[:n]
+
+
 def plot_escape(config, out_paths, numbers=None, load=load_result) -> None:
-    """Escape steps vs d (SGD medians with quartiles, ODE curves, fits) and m(t), e(t) at trajectory_d."""
-    from ..plotting import PALETTE, new_figure, save_figure
+    """Escape steps vs d (SGD medians with quartiles, ODE curves, fits) and m(t), e(t) at
+    trajectory_d; the left panel states the measured exponents and the ODE's."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from ..plotting import (WIDTH_DOUBLE, label, law, limits_to_data, new_figure, place_legend, plain_log_ticks,
+                            save_figure, schedule_tex)
     import matplotlib.pyplot as plt
 
     section = config[EXPERIMENT]
     numbers = summarise(config) if numbers is None else numbers
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
     d_traj = int(section["trajectory_d"])
-    fig, axes = new_figure(ncols=3, nrows=1, width=12.0, height=4.0, squeeze=False)
+    fig, axes = new_figure(ncols=3, nrows=1, width=WIDTH_DOUBLE, height=2.8, squeeze=False)
     ax_t, ax_m, ax_e = axes[0]
+    colours = case_colours(len(numbers["fits"]))
+    handles, verdict, xs, ys = [], [], [], []
     for i, entry in enumerate(numbers["fits"]):
         case = entry["case"]
         spec, problem = _case(config, case)
-        colour = PALETTE[i % len(PALETTE)]
+        colour = colours[i]
         report = sie_report(problem)
-        label = (f"{'no PE' if problem.pe == 'none' else 'opposite PE'}, SIE {report.order}, "
-                 f"{entry['schedule']}")
+        name = "no encoding" if problem.pe == "none" else "opposite encoding"
+        handles.append(Patch(color=colour, label=f"{name}, SIE {report.order}, {schedule_tex(spec['schedule'])}"))
         rows = rows_of(numbers, case)
         d = np.array([r["d"] for r in rows], float)
-        med = np.array([r["steps_median"] for r in rows])
-        q25 = np.array([r["steps_q25"] for r in rows])
-        q75 = np.array([r["steps_q75"] for r in rows])
+        med = np.array([r["steps_median"] for r in rows], float)
+        q25 = np.array([r["steps_q25"] for r in rows], float)
+        q75 = np.array([r["steps_q75"] for r in rows], float)
         ok = np.isfinite(med)
         ax_t.errorbar(d[ok], med[ok], yerr=[med[ok] - q25[ok], np.where(np.isfinite(q75[ok]), q75[ok], med[ok]) - med[ok]],
-                      fmt="o", color=colour, ms=4, capsize=2,
-                      label=f"{label}\nSGD slope {entry['exponent_sgd']:.2f} "
-                            f"[{entry['exponent_sgd_low']:.2f}, {entry['exponent_sgd_high']:.2f}]")
-        ax_t.plot(entry["ode_dims"], entry["ode_steps"], color=colour, lw=2.0, alpha=0.55, ls="--")
+                      fmt="o", color=colour, ms=3.5, capsize=1.5, lw=0.8, zorder=3, label=name)
+        ax_t.plot(entry["ode_dims"], entry["ode_steps"], color=colour, lw=1.4, alpha=0.7, ls="--", zorder=2)
+        xs += [d[ok], np.asarray(entry["ode_dims"], float)]
+        ys += [med[ok], np.asarray(entry["ode_steps"], float)]
+        verdict.append(f"SIE {report.order}: measured "
+                       f"{law('d', entry['exponent_sgd'], entry['exponent_sgd_low'], entry['exponent_sgd_high'])}"
+                       f" · ODE {law('d', entry['exponent_ode_same_range'])}")
         if (case, d_traj) in sgd_files:
             sgd, _ = load(sgd_files[(case, d_traj)])
             t = sgd["steps"] / d_traj
@@ -325,24 +341,30 @@ def plot_escape(config, out_paths, numbers=None, load=load_result) -> None:
                 ax_e.plot(t[keep], sign * e[keep], color=colour, lw=0.3, alpha=0.4)
         ode, _ = load(ode_files[case])
         keep = ode["t"] > 0
-        ax_m.plot(ode["t"][keep], np.abs(ode["m"][keep]), color=colour, lw=2.2, alpha=0.7, ls="--", label=label)
-        ax_e.plot(ode["t"][keep], np.sign(ode["m"][keep][-1] or 1.0) * ode["e"][keep], color=colour, lw=2.2,
-                  alpha=0.7, ls="--")
+        ax_m.plot(ode["t"][keep], np.abs(ode["m"][keep]), color=colour, lw=1.6, alpha=0.8, ls="--", label=name)
+        ax_e.plot(ode["t"][keep], np.sign(ode["m"][keep][-1] or 1.0) * ode["e"][keep], color=colour, lw=1.6,
+                  alpha=0.8, ls="--", label=name)
+    limits_to_data(ax_t, x=np.concatenate(xs), y=np.concatenate(ys))
     ax_t.set_xscale("log")
     ax_t.set_yscale("log")
-    ax_t.set_xlabel("d")
-    ax_t.set_ylabel(f"steps to |m| = {numbers['escape_level']}")
-    ax_t.legend(loc="upper left", frameon=False, fontsize=6)
-    ax_t.set_title("escape steps vs d: SGD median (quartile bars), ODE dashed", fontsize=8)
+    ax_t.set_xlabel(label("d"))
+    ax_t.set_ylabel(f"steps until $|m|$ = {numbers['escape_level']:g}")
+    ax_t.set_title("escape: SGD median, quartile bars", fontsize=7)
+    plain_log_ticks(ax_t)
     for ax in (ax_m, ax_e):
         ax.set_xscale("log")
-        ax.set_xlabel("t = steps/d")
-    ax_m.axhline(numbers["escape_level"], color="0.5", lw=0.6, ls=":")
-    ax_m.set_ylabel("|m|")
-    ax_e.set_ylabel("sign(m_final)·e")
-    ax_m.set_title(f"d = {d_traj}: SGD (thin, each to its escape), ODE dashed", fontsize=8)
-    ax_e.set_title(f"d = {d_traj}: PE overlap e (0 without PE)", fontsize=8)
-    ax_m.legend(loc="upper left", frameon=False, fontsize=6)
+        ax.set_xlabel(label("t"))
+    ax_m.axhline(numbers["escape_level"], color="0.5", lw=0.6, ls=":", zorder=0.5)
+    ax_m.set_ylabel("overlap $|m|$")
+    ax_e.set_ylabel(r"positional overlap $e$")
+    ax_m.set_title(f"$d$ = {d_traj}: overlap", fontsize=7)
+    ax_e.set_title(f"$d$ = {d_traj}: $e$ (sign of the final $m$)", fontsize=7)
+    handles += [Line2D([], [], ls="", marker="o", color="k", ms=3.5, label="SGD, median of replicates"),
+                Line2D([], [], color="k", lw=0.3, label="SGD replicates (each until it escapes)"),
+                Line2D([], [], color="k", lw=1.6, ls="--", label="ODE")]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
+    verdict.append("paper: the encoding lowers the SIE (4 to 2)")
+    place_legend(ax_t, handles=[], title="\n".join(verdict), title_fontsize=5.5, alignment="left")
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)

@@ -21,7 +21,7 @@ from ..io import load_result, save_result
 from ..ode import integrate_ode
 from ..sgd import simulate
 from .claim_text import finite, percent, power_of_ten
-from .common import (ProgressLog, crossing_time, describe_schedule, learning_rate, problem_from_spec,
+from .common import (ProgressLog, crossing_time, learning_rate, problem_from_spec,
                      seed_key)
 
 EXPERIMENT = "two_phases"
@@ -101,52 +101,69 @@ def summarise(config) -> dict:
 
 
 def plot(config, out_paths, numbers=None, load=load_result) -> None:
-    """The two-phases figure: m(t) (log t) and 1 − m (log) per case; SGD thin/mean, ODE thick.
+    """The two-phases figure: m(t) (log t) and 1 − m (log) per case; SGD replicates thin, their
+    mean solid, ODE dashed; each top panel states the SGD and ODE escape times.
 
     ``load(stem)`` reads a result (ssi.experiments.figure_data: results/ or the figure data);
     ``numbers`` is not needed here."""
-    from ..plotting import PALETTE, new_figure, save_figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from ..plotting import (BLACK, SKY, WIDTH_DOUBLE, label, new_figure, number, place_legend,
+                            plain_log_ticks, save_figure, schedule_tex, sie_text, student_text)
     import matplotlib.pyplot as plt
 
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
     cases = list(config[EXPERIMENT]["cases"])
-    fig, axes = new_figure(ncols=len(cases), nrows=2, height=4.2, squeeze=False)
+    fig, axes = new_figure(ncols=len(cases), nrows=2, width=WIDTH_DOUBLE, height=4.2, squeeze=False)
     level = config[EXPERIMENT]["escape_level"]
+    dim_colours = (BLACK, SKY)
+    all_dims = sorted({d for (_, d) in sgd_files})
+    notes = []
     for col, case in enumerate(cases):
         spec, problem = _case(config, case)
         k = sie(problem)
         dims = sorted(d for (c, d) in sgd_files if c == case)
         top, bottom = axes[0, col], axes[1, col]
-        for i, d in enumerate(dims):
-            colour = PALETTE[i % len(PALETTE)]
+        escapes = []
+        for d in dims:
+            colour = dim_colours[all_dims.index(d) % len(dim_colours)]
             sgd, meta = load(sgd_files[(case, d)])
             ode, _ = load(ode_files[(case, d)])
             t = sgd["steps"] / d
             keep = t > 0
             overlap = np.abs(sgd["m"])
             for m in overlap:
-                top.plot(t[keep], m[keep], color=colour, lw=0.3, alpha=0.35)
+                top.plot(t[keep], m[keep], color=colour, lw=0.3, alpha=0.3)
             mean = overlap.mean(axis=0)
-            top.plot(t[keep], mean[keep], color=colour, lw=1.0, label=f"SGD d={d:.0e}")
-            bottom.semilogy(t, np.clip(1 - mean, 1e-6, None), color=colour, lw=1.0)
+            top.plot(t[keep], mean[keep], color=colour, lw=1.0, label=f"d {d}")
+            bottom.plot(t, np.clip(1 - mean, 1e-6, None), color=colour, lw=1.0, label=f"d {d}")
             keep_ode = ode["t"] > 0
             ode_overlap = np.abs(ode["m"])
-            top.plot(ode["t"][keep_ode], ode_overlap[keep_ode], color=colour, lw=2.4, alpha=0.55, ls="--",
-                     label=f"ODE d={d:.0e}")
-            bottom.semilogy(ode["t"], np.clip(1 - ode_overlap, 1e-6, None), color=colour, lw=2.4, alpha=0.55, ls="--")
-            t_esc = crossing_time(ode["t"], ode_overlap, level)
-            if math.isfinite(t_esc):
-                top.axvline(t_esc, color=colour, lw=0.6, ls=":")
+            top.plot(ode["t"][keep_ode], ode_overlap[keep_ode], color=colour, lw=1.8, alpha=0.6, ls="--")
+            bottom.plot(ode["t"], np.clip(1 - ode_overlap, 1e-6, None), color=colour, lw=1.8, alpha=0.6, ls="--")
+            t_sgd = crossing_time(t[keep], mean[keep], level)
+            t_ode = crossing_time(ode["t"], ode_overlap, level)
+            escapes.append(f"$d$ = {number(d)}: SGD {number(t_sgd, 3)}, ODE {number(t_ode, 3)}")
+        bottom.set_yscale("log")
         top.set_xscale("log")
-        top.set_ylim(-0.05, 1.02)
-        top.set_title(f"{spec['problem']['target']}, {spec['problem']['student']} "
-                      f"{spec['problem'].get('activation', '')} — SIE {k}\n{describe_schedule(spec['schedule'])}")
-        top.set_xlabel("t = steps/d")
-        bottom.set_xlabel("t = steps/d")
-        if col == 0:
-            top.set_ylabel("overlap |m|")
-            bottom.set_ylabel("1 − mean |m|")
-            top.legend(loc="upper left", frameon=False)
+        top.set_ylim(-0.03, 1.03)
+        top.set_title(f"{sie_text(k)}: {label(spec['problem']['target'])}, "
+                      f"{student_text(spec['problem']['student'], spec['problem'].get('activation'))}", fontsize=7)
+        top.set_xlabel(label("t"))
+        bottom.set_xlabel(label("t"))
+        top.set_ylabel(r"overlap $|m|$")
+        bottom.set_ylabel(r"$1 - \overline{|m|}$ (log)")
+        plain_log_ticks(bottom)
+        notes.append((top, f"{schedule_tex(spec['schedule'])}; the mean reaches {level:g} at $t$ =\n"
+                           + "\n".join(escapes)))
+    handles = [Patch(color=dim_colours[i % len(dim_colours)], label=f"$d$ = {number(d)}") for i, d in enumerate(all_dims)]
+    handles += [Line2D([], [], color="k", lw=0.3, label="SGD replicates"),
+                Line2D([], [], color="k", lw=1.0, label="SGD, mean of replicates"),
+                Line2D([], [], color="k", lw=1.8, alpha=0.6, ls="--", label="ODE")]
+    fig.legend(handles=handles, loc="outside lower center", ncol=5, frameon=False)
+    for ax, text in notes:
+        place_legend(ax, handles=[], title=text, title_fontsize=6, alignment="left")
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)

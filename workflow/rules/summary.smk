@@ -1,0 +1,30 @@
+# The summary figure: one panel per claim (C1–C6) with its verdict, drawn from the claim rows
+# and the numbers files of every result (include after the result rule files: reads NUMBERS).
+from ssi.experiments import summary
+
+SUMMARY_CODE = [summary.__file__, str(Path(summary.__file__).parent / "claims.py"),
+                str(Path(summary.__file__).parents[1] / "plotting.py"),
+                str(Path(summary.__file__).parents[1] / "legibility.py")]
+SUMMARY_FIGURES = [f"{F}/summary.pdf", f"{F}/summary.png"]
+
+
+rule summary:
+    priority: PRIORITY_FIGURE
+    input:
+        numbers=NUMBERS,
+        code=SUMMARY_CODE,
+    output:
+        pdf=f"{F}/summary.pdf",
+        png=report(f"{F}/summary.png", caption="../report/summary.rst", category="Summary"),
+    log:
+        f"{R}/logs/summary.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/summary_plot.py"
+
+
+FIGURES += SUMMARY_FIGURES
+RENDERERS["summary"] = lambda out_dir: summary.plot(
+    *summary.load(config, NUMBERS), [f"{out_dir}/{Path(p).name}" for p in SUMMARY_FIGURES]
+)

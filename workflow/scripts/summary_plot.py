@@ -1,0 +1,8 @@
+# %% [markdown]
+# # The summary figure: one panel per claim (C1–C6) with its verdict
+
+# %%
+from ssi.experiments import summary
+
+rows, numbers = summary.load(snakemake.config, snakemake.input.numbers)  # noqa: F821
+summary.plot(rows, numbers, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
