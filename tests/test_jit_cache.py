@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ssi import _jit_cache
+from ssi import _jit_cache, source_graph
 
 SRC = Path(_jit_cache.__file__).resolve().parent
 
@@ -45,8 +45,8 @@ def test_key_covers_the_imports_of_the_kernels_and_nothing_downstream():
         assert module not in names
     # a module's own imports of the package are all in the key (closure)
     for path in _jit_cache.source_files():
-        for imported in _jit_cache._imports(path):
-            assert _jit_cache._module_file(imported) in _jit_cache.source_files(), (path, imported)
+        for imported in source_graph.direct_imports(source_graph.module_name(path)):
+            assert source_graph.module_file(imported) in _jit_cache.source_files(), (path, imported)
     assert _jit_cache.cache_dir().name == _jit_cache.source_hash()
 
 

@@ -19,7 +19,6 @@ package's modules are defined.
 """
 from __future__ import annotations
 
-import ast
 import contextlib
 import functools
 import hashlib
@@ -29,50 +28,17 @@ from pathlib import Path
 import numba
 from numba.core import caching
 
+from .source_graph import dependencies
+
 _PACKAGE = Path(__file__).resolve().parent
 #: the modules that define numba-jitted functions (imported in ``package_cache``, ssi/__init__.py)
 JITTED = ("ssi.custom", "ssi.links", "ssi.phase", "ssi.population", "ssi.sgd.reduced", "ssi.sie2_escape")
 
 
-def _module_file(name: str) -> Path | None:
-    path = _PACKAGE.joinpath(*name.split(".")[1:])
-    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _imports(path: Path) -> set[str]:
-    """The package's modules that ``path`` imports (absolute or relative ``import`` statements);
-    a package itself only when a name is taken from its ``__init__``."""
-    package = ("ssi", *path.relative_to(_PACKAGE).parent.parts)
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom):
-            base = list(package[:len(package) - node.level + 1]) if node.level else []
-            module = ".".join(base + ([node.module] if node.module else []))
-            if module.split(".")[0] != "ssi":
-                continue
-            submodules = {f"{module}.{a.name}" for a in node.names if _module_file(f"{module}.{a.name}")}
-            out |= submodules
-            if len(submodules) < len(node.names):
-                out.add(module)
-        elif isinstance(node, ast.Import):
-            out |= {a.name for a in node.names if a.name.split(".")[0] == "ssi"}
-    return out
-
-
 def source_files() -> list[Path]:
     """The sources compiled code can depend on: :data:`JITTED`, what they import from the package
     (transitively), and this file."""
-    seen, todo = {}, list(JITTED)
-    while todo:
-        name = todo.pop()
-        path = _module_file(name)
-        if path is not None and name not in seen:
-            seen[name] = path
-            todo.extend(_imports(path))
-    return sorted({*seen.values(), Path(__file__).resolve()})
+    return sorted({*dependencies(JITTED).values(), Path(__file__).resolve()})
 
 
 @functools.lru_cache(maxsize=1)

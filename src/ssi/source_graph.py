@@ -1,0 +1,92 @@
+"""Which of the package's source files a module depends on, read from its ``import`` statements.
+
+Two things are keyed on exactly the code they depend on: the numba cache (:mod:`ssi.jit_cache`:
+the modules compiled code is built from) and the provenance of a result or numbers file
+(:mod:`ssi.provenance`: the modules the job that wrote it imports). Both take the package's
+modules a module imports, directly or through other modules of the package, imports inside
+functions included. Nothing is imported or run: the files are parsed.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+#: the folder of the ``ssi`` package
+PACKAGE = Path(__file__).resolve().parent
+
+
+def module_file(name: str) -> Path | None:
+    """The source file of the package module ``name`` (``"ssi.ode"``, ``"ssi.sgd"``), or None.
+
+    Examples
+    --------
+    >>> module_file("ssi.ode").name
+    'ode.py'
+    """
+    parts = name.split(".")
+    if parts[0] != "ssi":
+        return None
+    path = PACKAGE.joinpath(*parts[1:])
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def module_name(path: Path) -> str:
+    """The dotted name of a source file of the package (``.../ssi/sgd/__init__.py`` -> ``ssi.sgd``)."""
+    parts = Path(path).resolve().relative_to(PACKAGE).with_suffix("").parts
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(("ssi", *parts))
+
+
+@functools.lru_cache(maxsize=None)
+def _direct_imports(path: Path) -> frozenset[str]:
+    package = ("ssi", *path.relative_to(PACKAGE).parent.parts)
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = list(package[:len(package) - node.level + 1]) if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            if module.split(".")[0] != "ssi":
+                continue
+            submodules = {f"{module}.{a.name}" for a in node.names if module_file(f"{module}.{a.name}")}
+            out |= submodules
+            if len(submodules) < len(node.names):
+                out.add(module)
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.split(".")[0] == "ssi"}
+    return frozenset(n for n in out if module_file(n) is not None)
+
+
+def direct_imports(name: str) -> set[str]:
+    """The package modules that module ``name`` imports itself, anywhere in its file (inside
+    functions too); a package counts only when a name is taken from its ``__init__``."""
+    path = module_file(name)
+    return set() if path is None else set(_direct_imports(path))
+
+
+def dependencies(names) -> dict[str, Path]:
+    """Modules ``names`` and every package module they import, directly or not: name -> file.
+
+    Parameters
+    ----------
+    names : iterable of str
+        Dotted module names of the package.
+
+    Returns
+    -------
+    dict
+        Module name -> source file, in sorted order of names.
+    """
+    seen, todo = {}, list(names)
+    while todo:
+        name = todo.pop()
+        path = module_file(name)
+        if path is None or name in seen:
+            continue
+        seen[name] = path
+        todo.extend(_direct_imports(path))
+    return dict(sorted(seen.items()))
