@@ -38,7 +38,7 @@ JITTED = ("ssi.custom", "ssi.links", "ssi.phase", "ssi.population", "ssi.sgd.red
 def source_files() -> list[Path]:
     """The sources compiled code can depend on: :data:`JITTED`, what they import from the package
     (transitively), and this file."""
-    return sorted({*dependencies(JITTED).values(), Path(__file__).resolve()})
+    return sorted(dependencies((*JITTED, __name__)).values())
 
 
 @functools.lru_cache(maxsize=1)
