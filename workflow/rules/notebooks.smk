@@ -13,6 +13,7 @@ FIGURE_SETS = {
     "escape_vs_d": (C1_FIGURES, C1_RESULTS, C1_CODE),
     "positional": (PE_FIGURES, PE_RESULTS, PE_CODE),
     "tied_untied": (TU_FIGURES, TU_RESULTS, TU_CODE),
+    "tied_untied_theory": (TUT_FIGURES, [TUT_RESULT], TUT_CODE),
     "semantic_positional": (SP_FIGURES, SP_RESULTS, SP_CODE),
     "authors_phase": (AP_FIGURES, AP_RESULTS, AP_CODE),
 }

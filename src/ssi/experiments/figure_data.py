@@ -11,6 +11,7 @@ files the figures read, and saves exactly those, unchanged. Redrawn from them
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import math
 import tempfile
@@ -100,7 +101,7 @@ def extract(config, result: str, numbers_path, out_stem, names) -> dict:
     recorder = Recorder(config["results_dir"])
     numbers = numbers_from_json(numbers_path)
     with tempfile.TemporaryDirectory(prefix="ssi-figure-data-") as tmp:
-        module.plot(config, [str(Path(tmp) / Path(name).name) for name in names if name.endswith(".png")],
+        plot_function(result)(config, [str(Path(tmp) / Path(name).name) for name in names if name.endswith(".png")],
                     numbers=numbers, load=recorder)
     reduce = getattr(module, "figure_data_reduction", lambda file, key, array: array)
     arrays = {key: reduce(*key.split(SEPARATOR), array) for key, array in recorder.arrays().items()}
@@ -111,6 +112,15 @@ def extract(config, result: str, numbers_path, out_stem, names) -> dict:
                       json.dumps({"result": result, "figures": sorted({str(Path(n).with_suffix("")) for n in names}),
                                   "files": recorder.metadata()}, indent=1, sort_keys=True) + "\n")
     return {"files": len(recorder.files), "arrays": len(arrays), "bytes": len(data)}
+
+
+def plot_function(result: str):
+    """The plotting function of ``result``: ``plot`` of ``ssi.experiments.<result>_figure`` when
+    the result keeps its figure in a module of its own, else of ``ssi.experiments.<result>``."""
+    name = f"ssi.experiments.{result}"
+    if importlib.util.find_spec(f"{name}_figure") is not None:
+        name += "_figure"
+    return importlib.import_module(name).plot
 
 
 class FigureData:

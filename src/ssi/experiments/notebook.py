@@ -20,7 +20,7 @@ from pathlib import Path
 
 import yaml
 
-from .figure_data import FigureData, numbers_from_json
+from .figure_data import FigureData, numbers_from_json, plot_function
 
 DEFAULT = "config/config.yaml"
 #: the redrawn PNG is shown at 1/SHOW_REDUCTION of its pixels per side (smaller executed copies)
@@ -59,11 +59,10 @@ class Result:
         committed one, byte for byte (also kept in ``identical[figure]``), and show it."""
         from ..io import sha256_file
 
-        module = importlib.import_module(f"ssi.experiments.{self.name}")
         committed = self.figures_dir / f"{figure}.png"
         with tempfile.TemporaryDirectory(prefix="ssi-notebook-") as tmp:
             pdf, png = (Path(tmp) / f"{Path(figure).name}.{ext}" for ext in ("pdf", "png"))
-            module.plot(self.config, [str(pdf), str(png)], numbers=self.numbers, load=self.load)
+            plot_function(self.name)(self.config, [str(pdf), str(png)], numbers=self.numbers, load=self.load)
             same = committed.is_file() and sha256_file(png) == sha256_file(committed)
             where = committed.as_posix()
             print(f"{figure}.png redrawn from the committed numbers and figure data: "

@@ -3,6 +3,7 @@ the SGD measurements (docs/results/tied_untied.md, "The gain's exponent from the
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 
@@ -26,23 +27,31 @@ PANELS = [
 ]
 
 
+#: characters per legend line (two panels side by side on a double-column width)
+LABEL_WIDTH = 58
+
+
 def _exp(v):
     return "n/a" if v is None or not math.isfinite(v) else f"{v:.2f}"
 
 
-def plot(config, out_paths) -> None:
+def plot(config, out_paths, numbers=None, load=load_result) -> None:
     """Two panels (feed-forward tied vs untied; attention): reduced-ODE gain (lines) at the 2/√d
     threshold, asymptotic law (dotted), SGD (markers; 95 % intervals where the replicates are at
-    hand; time ratios T(L)/T(L₀) of SGD are drawn from the ODE's value at their first L)."""
+    hand; time ratios T(L)/T(L₀) of SGD are drawn from the ODE's value at their first L).
+
+    ``numbers``: the result's key numbers (computed from the results when None); ``load(stem)``
+    reads a result file (the notebooks pass the committed figure data instead of results/)."""
     import matplotlib.pyplot as plt
 
-    from ..plotting import PALETTE, new_figure, save_figure
+    from ..plotting import PALETTE, WIDTH_DOUBLE, new_figure, plain_log_ticks, save_figure
 
-    numbers = theory.summarise(config)
-    results, _ = load_result(theory.stem(config))
+    if numbers is None:
+        numbers = theory.summarise(config)
+    results, _ = load(theory.stem(config))
     rows = {r["key"]: r for r in numbers["comparisons"]}
     spec = {c[0]: c for c in theory.COMPARISONS}
-    fig, axes = new_figure(ncols=2, nrows=1, width=9.0, height=6.2, squeeze=True)
+    fig, axes = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=5.6, squeeze=True)
     for ax, (title, anchor, items) in zip(axes, PANELS):
         for i, (key, label, normalise) in enumerate(items):
             colour, row = PALETTE[i], rows[key]
@@ -50,7 +59,7 @@ def plot(config, out_paths) -> None:
             ok = np.isfinite(gain) & (gain > 0)
             x, y = Ls[ok].astype(float), gain[ok] / (gain[ok][0] if normalise else 1.0)
             stop = row["no_escape_from_L_closed_form"]
-            tail = f"; tied stops escaping at L ≈ {stop:.0f}" if stop else ""
+            tail = f"; tied stops escaping at L ≈ {stop:.0f}" if stop and math.isfinite(stop) else ""
             ax.plot(x, y, color=colour, lw=1.4, ls="--" if key == "best_lr" else "-",
                     label=f"{label}\nODE $L^{{{_exp(row['exponent_ode_small_authors'])}}}$ at small L, "
                           f"law $L^{{{row['asymptotic']:g}}}$ (dotted){tail}")
@@ -66,9 +75,11 @@ def plot(config, out_paths) -> None:
                 if m["points"] and "low" in m["points"][0]:
                     err = [py - [p["low"] for p in m["points"]], [p["high"] for p in m["points"]] - py]
                 ax.errorbar(px, py, yerr=err, fmt=marker, color=colour, ms=3.5, mfc="none", elinewidth=0.8,
-                            label=f"{m['text']}: $L^{{{m['exponent']:.2f}}}$ [{_exp(m['low'])}, {_exp(m['high'])}]")
+                            label=textwrap.fill(f"{m['text']}: $L^{{{m['exponent']:.2f}}}$ "
+                                                f"[{_exp(m['low'])}, {_exp(m['high'])}]", LABEL_WIDTH))
         ax.set(xscale="log", yscale="log", xlabel="sequence length L",
                ylabel=r"gain $T_{\rm untied}/T_{\rm tied}$, or $T(L)/T(L_0)$", title=title)
+        plain_log_ticks(ax)
         ax.legend(fontsize=5, frameon=False, loc="upper left", bbox_to_anchor=(0.0, -0.13), ncol=1)
     fig.suptitle(f"SIE 2: escape from $m_0 = d^{{-1/2}}$ to $2/\\sqrt{{d}}$, d = {numbers['d']}; "
                  f"fixed-η protocols at η = {numbers['lr']:g}, "
