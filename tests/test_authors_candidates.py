@@ -92,7 +92,7 @@ def test_sgd_family_runs_at_the_protocols_best_rate(tmp_path):
     cfg = config(tmp_path)
     cfg["authors"]["protocols"]["d"] = 200
     cfg["authors"]["candidates"].update(seeds=4, cap_factor=5)
-    d, level = 200, 2 / math.sqrt(200)
+    level = 2 / math.sqrt(200)
     prot = tmp_path / "authors" / "protocols"
     prot.parent.mkdir(parents=True)
     save_result(prot, {"best_tied_H2sum": np.array([[1, 0.2, 800.0], [2, 0.15, 1200.0]])}, {"config": {}})

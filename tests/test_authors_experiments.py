@@ -1,7 +1,6 @@
 """The authors' experiments (config/authors.yaml): validation, job plan, conventions, tiny pipeline."""
 from __future__ import annotations
 
-import copy
 import hashlib
 import math
 import os
@@ -10,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 import yaml
 from snakemake.utils import validate

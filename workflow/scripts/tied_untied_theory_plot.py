@@ -2,7 +2,7 @@
 # # C4 theory: gain against L, reduced ODE with the asymptotic laws and the SGD measurements
 
 # %%
-from ssi.experiments import tied_untied_theory, tied_untied_theory_figure
+from ssi.experiments import tied_untied_theory_figure
 
 out = snakemake.output  # noqa: F821
 tied_untied_theory_figure.plot(snakemake.config, [out["pdf"], out["png"]])  # noqa: F821

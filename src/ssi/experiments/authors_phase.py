@@ -853,7 +853,7 @@ def markdown_tables(numbers) -> str:
     lines = []
     short = {k: name for k, name in enumerate(phase.REGION_NAMES)}
     for name, d in numbers["diagrams"].items():
-        a, w, cells = d["a"], d["omega"], d["cells"]
+        a, w = d["a"], d["omega"]
         lines += [f"#### {name}: a ∈ [{a[0]:g}, {a[1]:g}] × ω ∈ [{w[0]:g}, {w[1]:g}], {a[2]} × {w[2]} cells; "
                   f"their rule with {d['config']['points']} points, (e, m) grid {d['config']['resolution']}², "
                   f"fast mode {d['config']['fast']}", "",

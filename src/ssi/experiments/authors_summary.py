@@ -185,7 +185,7 @@ def _candidates_section(config, cand) -> list[str]:
                 else f"{g['numerator']} (tied time constant)")
         lines.append(f"| {what} | {g['Ls'][0]}–{g['Ls'][-1]} | L^{num(g['exponent_sgd'])} [{num(g['low'])}, "
                      f"{num(g['high'])}] | L^{num(g['exponent_ode'])} | {'yes' if g['two_in_interval'] else 'no'} |")
-    return lines + [f"", f"![candidates](../../{config['figures_dir']}/protocol_candidates.png)", ""]
+    return lines + ["", f"![candidates](../../{config['figures_dir']}/protocol_candidates.png)", ""]
 
 
 def results_page(config, numbers, default, job_seconds=None) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-from . import tied_untied_theory as theory
 
 START = "<!-- tied_untied_theory:start (generated from figures/numbers/tied_untied_theory.json; do not edit) -->"
 END = "<!-- tied_untied_theory:end -->"
