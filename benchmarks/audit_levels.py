@@ -1,5 +1,5 @@
 """Time the audit's three levels (docs/workflow.md, "Audit") and record them in
-benchmarks/results/audit.json, from which workflow/scripts/workflow_docs.py writes the page's table.
+benchmarks/results/audit.json, from which ssi.docgen writes the page's table.
 
     python benchmarks/audit_levels.py [--workdir DIR] [--cores N] [--configfile config/config.yaml]
 

@@ -236,12 +236,12 @@ def test_timings_are_read_defensively(tmp_path):
 
 
 def test_times_in_docs_are_the_generated_ones():
-    """docs/workflow.md's times table is what workflow/scripts/workflow_docs.py writes from the
+    """docs/workflow.md's times table is what ssi.docgen writes from the
     timings files now (a time typed by hand, or a stale one, fails)."""
     text = (ROOT / "docs/workflow.md").read_text()
     start, end = text.index(preflight.TIMES_START), text.index(preflight.TIMES_END)
     assert text[start + len(preflight.TIMES_START):end].strip() == preflight.times_table(ROOT).strip(), \
-        "docs/workflow.md is stale: run `python workflow/scripts/workflow_docs.py`"
+        "docs/workflow.md is stale: run `python -m ssi.docgen`"
 
 
 # --- on the session's quick run: (a) and (c) as documented, the toy run as written ----------------

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..experiments import authors_summary
+from ..experiments import authors_summary, preflight
 from ..experiments.claims import END, START, claims_page, collect_rows, readme_table, replace_between
 from . import fragments, markers, sources, timings
 
@@ -52,6 +52,9 @@ def generate(root: Path) -> dict[Path, str]:
             if numbers:
                 filled = replace_between(filled, authors_summary.readme_table(authors_cfg, numbers, default),
                                          authors_summary.START, authors_summary.END, name="README.md")
+        if page == root / "docs" / "workflow.md":
+            filled = replace_between(filled, preflight.times_table(root), preflight.TIMES_START, preflight.TIMES_END,
+                                     name="docs/workflow.md")
         if filled != text:
             out[page] = filled
     return out
