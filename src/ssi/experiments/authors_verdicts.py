@@ -157,7 +157,11 @@ def _null_verdict(spec: dict, e: dict) -> tuple[str, str]:
     why = (f"{seeds} seed{'s' if seeds > 1 else ''}: tied below {NULL_FACTOR:g}·d^-½ in {c['tied_below']}/{c['tied']} L, "
            f"untied above it in {c['untied_above']}/{c['untied']} (by {NULL_STANDARD_ERRORS:g} standard errors)")
     if decided:
-        as_run = ", ".join(f"{r['student']} L = {r['L']}: {r['final_overlap_mean'] * sqrt_d:.2f}" for r in e["rows"])
+        scaled = {}
+        for r in e["rows"]:
+            scaled.setdefault("tied" if "tied" in r["student"] else "untied", []).append(r["final_overlap_mean"] * sqrt_d)
+        as_run = ", ".join(f"{net} {min(v):.2f}" + (f"–{max(v):.2f}" if len(v) > 1 else "")
+                           for net, v in sorted(scaled.items()))
         why += f"; as run ({e['rows'][0]['seeds']} seed), final overlap × √d: {as_run}"
     return agrees, why
 
