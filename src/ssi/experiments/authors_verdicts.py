@@ -68,11 +68,12 @@ def gain_of(name: str, numbers: dict) -> tuple[str, dict] | tuple[None, None]:
     return None, None
 
 
-def _fit_text(g: dict) -> str:
-    """"L^x [low, high]" of a gain fit, or "L^x (one seed per point, no interval)"."""
+def _fit_text(g: dict, seeds_said: bool = False) -> str:
+    """"L^x [low, high]" of a gain fit, or "L^x (one seed per point, no interval)" ("L^x (no
+    interval)" when the text already says how many seeds: ``seeds_said``)."""
     if _finite(g.get("low")) and _finite(g.get("high")):
         return f"L^{_num(g.get('exponent'))} [{_num(g['low'])}, {_num(g['high'])}]"
-    return f"L^{_num(g.get('exponent'))} (one seed per point, no interval)"
+    return f"L^{_num(g.get('exponent'))} ({'' if seeds_said else 'one seed per point, '}no interval)"
 
 
 def _excluded_text(g: dict) -> str:
@@ -97,7 +98,7 @@ def _gain_verdict(spec: dict, g: dict, scalings: list[str], seeds: int) -> tuple
         agrees = "undecided"
     else:
         agrees = "yes" if lo <= claimed <= hi else "no"
-    as_run = f"{_fit_text(g)}{_excluded_text(g)}"
+    as_run = f"{_fit_text(g, seeds_said=bool(decided))}{_excluded_text(g)}"
     if decided:
         why = [f"{decided['seeds']} seeds: {_fit_text(decided)}{_excluded_text(decided)}, claimed L^{claimed:g}",
                f"as run ({seeds} seed{'s' if seeds > 1 else ''}): {as_run}"]
