@@ -51,7 +51,7 @@ def test_one_seed_gain_is_decided_by_the_many_seed_run_and_shown_as_run(low, hig
     agrees, why = av.verdict("a", _config(a=_spec("inversesqrtsum", seeds=1)), numbers, {})
     assert agrees == expected
     assert why.startswith(f"32 seeds: L^{(low + high) / 2:.2f} [{low:.2f}, {high:.2f}], claimed L^1")
-    assert "as run (1 seed): L^1.31 (one seed per point, no interval) without tied_network L = 10" in why
+    assert "as run (1 seed): L^1.31 (no interval) without tied_network L = 10" in why
 
 
 def test_null_transition_misaligned_and_exploratory_rules():
