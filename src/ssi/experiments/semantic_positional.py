@@ -33,6 +33,7 @@ from ..population import expectations
 from ..sgd import simulate
 from .claim_text import power_of_ten
 from .common import ProgressLog, problem_from_spec, seed_key
+from .phase_switch import switch_omega
 
 EXPERIMENT = "semantic_positional"
 DIAGRAMS = ("full", "zoom")
@@ -261,20 +262,15 @@ def positional_share(cls):
     return np.where(escaped * 2 >= cls.shape[1], share, np.nan)
 
 
-def switch_omega(omegas, fraction):
-    """First ω at which ``fraction`` (positional share) reaches ½, linearly interpolated between
-    the ω with a defined share (nan entries skipped); nan if never."""
-    omegas, fraction = np.asarray(omegas, float), np.asarray(fraction, float)
-    keep = np.isfinite(fraction)
-    omegas, fraction = omegas[keep], fraction[keep]
-    above = np.nonzero(fraction >= 0.5)[0]
-    if above.size == 0:
-        return math.nan
-    i = above[0]
-    if i == 0:
-        return float(omegas[0])
-    f0, f1 = fraction[i - 1], fraction[i]
-    return float(omegas[i - 1] + (0.5 - f0) / (f1 - f0) * (omegas[i] - omegas[i - 1]))
+def switch_over_decided(omegas, share) -> float:
+    """The switch ω (:func:`ssi.experiments.phase_switch.switch_omega`) over the ω whose share is
+    decided: undecided (nan) ω are dropped first, so the switch is interpolated across them.
+
+    This result's choice (the authors' files keep undecided ω, and a crossing next to one is nan);
+    with no nan it is ``phase_switch.switch_omega`` itself."""
+    omegas, share = np.asarray(omegas, float), np.asarray(share, float)
+    keep = np.isfinite(share)
+    return switch_omega(omegas[keep], share[keep])
 
 
 def load_transition(config, name, load=load_result):
@@ -319,8 +315,8 @@ def summarise(config) -> dict:
     dyn_pos = (pred["hessian_ee"] < pred["hessian_mm"]).astype(float)
     out["prediction"] = {"omega": all_omegas, "global_positional": pred_pos.tolist(),
                          "dynamics_positional": dyn_pos.tolist(), "n_minima": pred["n_minima"].tolist(),
-                         "switch_global": switch_omega(all_omegas, pred_pos),
-                         "switch_dynamics": switch_omega(all_omegas, dyn_pos)}
+                         "switch_global": switch_over_decided(all_omegas, pred_pos),
+                         "switch_dynamics": switch_over_decided(all_omegas, dyn_pos)}
     for name, spec in runs(config).items():
         omegas, steps, m, e = load_transition(config, name)
         cls = classify(m[:, :, -1], e[:, :, -1], level)
@@ -335,8 +331,8 @@ def summarise(config) -> dict:
                      "not_escaped_fraction": (cls == -1).mean(axis=1).tolist(),
                      "mean_abs_m": np.abs(m[:, :, -1]).mean(axis=1).tolist(),
                      "mean_abs_e": np.abs(e[:, :, -1]).mean(axis=1).tolist(),
-                     "switch_sgd": switch_omega(omegas, frac_pos),
-                     "switch_ode": switch_omega(ode[f"{name}_omega"], ode_dir),
+                     "switch_sgd": switch_over_decided(omegas, frac_pos),
+                     "switch_ode": switch_over_decided(ode[f"{name}_omega"], ode_dir),
                      "ode_classes": ode_cls.tolist()})
     out["transition"] = rows
     lr_spec = section["long_run"]

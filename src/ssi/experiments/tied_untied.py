@@ -39,7 +39,8 @@ from ..ode import escape_time, integrate_ode
 from ..problems import Problem
 from ..sgd import simulate
 from .claim_text import finite, interval
-from .common import ProgressLog, bootstrap_slope, crossing_time, loglog_slope, seed_key
+from .common import (ProgressLog, bootstrap_slope, crossing_time, loglog_slope, mean_crossing, overlap_curves,
+                     seed_key)
 
 EXPERIMENT = "tied_untied"
 NETWORKS = ("tied", "untied")
@@ -84,13 +85,6 @@ def stems(config, kind):
 def initial_overlap(spec: dict, d: int) -> float:
     """m₀ = sign·d^(−1/2) for every token (``m0_sign`` of the case, default +1)."""
     return float(spec.get("m0_sign", 1)) * d ** -0.5
-
-
-def overlap_curves(run) -> np.ndarray:
-    """Per-replicate overlap curves (R, K): tied |m|; untied (mean_l m_l²)^(1/2)."""
-    if run.m_tokens is None:
-        return np.abs(run.m)
-    return np.sqrt(np.mean(run.m_tokens ** 2, axis=2))
 
 
 # --- ODE: best learning rates and escape times -------------------------------------------------
@@ -200,11 +194,6 @@ def escape_samples(steps, curves, level):
     return mean, np.where(np.isnan(each), np.inf, each)
 
 
-def _mean_crossing(steps, curves, level):
-    t = crossing_time(steps, curves.mean(axis=0), level)
-    return math.inf if math.isnan(t) else t
-
-
 # --- null cases -----------------------------------------------------------------------------------
 def null_point(config, run_name: str, out_stem, log=None) -> None:
     """Tied and untied SGD (no stopping) and their ODEs on one antisymmetric target."""
@@ -298,7 +287,7 @@ def summarise(config) -> dict:
                     j = int(np.nonzero(ode["Ls"] == L)[0][0])
                     row[f"lr_{n}"] = meta["lr"][str(L)] if str(L) in meta["lr"] else meta["lr"][L]
                     for k, lev in levels.items():
-                        row[f"steps_{n}_{k}"] = _mean_crossing(steps, curves, lev)
+                        row[f"steps_{n}_{k}"] = mean_crossing(steps, curves, lev)
                         row[f"ode_{n}_{k}"] = float(ode[f"steps_{protocol}_{k}"][NETWORKS.index(n), j])
                     _, each = escape_samples(steps, curves, levels["macro"])
                     row[f"median_{n}_macro"] = float(np.median(each))
@@ -313,7 +302,7 @@ def summarise(config) -> dict:
 
                 def gains(pick):
                     def crossing(n, L):
-                        return _mean_crossing(data[n][0][f"steps_L{L}"].astype(float), pick(n, L), lev)
+                        return mean_crossing(data[n][0][f"steps_L{L}"].astype(float), pick(n, L), lev)
 
                     return np.array([crossing("untied", L) / crossing("tied", L) for L in Ls])
 
@@ -353,7 +342,7 @@ def summarise(config) -> dict:
         for n, (arr, meta) in loaded.items():
             per = meta["per_L"][str(L)] if str(L) in meta["per_L"] else meta["per_L"][int(L)]
             for k, lev in levels.items():
-                row[f"steps_{n}_{k}"] = _mean_crossing(arr[f"steps_L{L}"].astype(float), arr[f"overlap_L{L}"], lev)
+                row[f"steps_{n}_{k}"] = mean_crossing(arr[f"steps_L{L}"].astype(float), arr[f"overlap_L{L}"], lev)
             row[f"ode_{n}_macro"], row[f"ode_{n}_authors"] = per["ode_macro"], per["ode_authors"]
             row[f"sie_{n}"] = per["sie"]
         row["ratio_macro"] = row["steps_untied_macro"] / row["steps_attention_macro"]
