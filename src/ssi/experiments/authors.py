@@ -21,7 +21,7 @@ point where it is defined and cheap, and forecasts the cost of each job family.
 
 Modules, lowest first: :mod:`~ssi.experiments.authors_spec` (names, points, cost model, job
 plan), :mod:`~ssi.experiments.authors_jobs` (SGD, ODE, forecast),
-:mod:`~ssi.experiments.authors_numbers` (key numbers), :mod:`~ssi.experiments.authors_figures`;
+:mod:`~ssi.experiments.authors_numbers` (key numbers), :mod:`~ssi.experiments.authors_figure`;
 this module keeps the API the workflow calls (every name re-exported) and the claim rows.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ import json
 import math
 
 from . import authors_candidates, authors_verdicts
-from .authors_figures import figure_names, plot, plot_experiment, verdict_text  # noqa: F401
+from .authors_figure import figure_names, plot, plot_experiment, verdict_text  # noqa: F401
 from .authors_jobs import (forecast, forecast_text, forecast_worst_case, load_point, ode_defined,  # noqa: F401
                            ode_experiment, sgd_job, write_forecast)
 from .authors_numbers import none_to_nan, point_row, summarise  # noqa: F401

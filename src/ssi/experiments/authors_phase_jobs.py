@@ -12,6 +12,7 @@ from .authors_phase_basis import coefficient_rows, gh_basis
 from .authors_phase_refine import central1, central2, reference_derivatives, refine_cells
 from .authors_phase_rule import EXPERIMENT, SOURCES, AuthorsRule
 from .common import ProgressLog
+from .semantic_positional_jobs import load_landscape
 
 
 # --- configuration and results ------------------------------------------------------------------------
@@ -86,8 +87,6 @@ def load_reference(config):
 def diagram_point(config, name: str, out_stem, log=None) -> None:
     """The authors' rule (their quadrature and our landscape) and ours on diagram ``name``'s
     (a, ω) grid, and the refined classification of every cell where they differ."""
-    from .semantic_positional import load_landscape
-
     section = check_spec(config)
     if name not in section["diagrams"]:
         raise ValueError(f"diagram={name!r} is not configured; allowed: {', '.join(section['diagrams'])}")
