@@ -10,7 +10,7 @@ from ..io import load_result
 from . import authors_candidates, authors_verdicts
 from .authors_jobs import load_point
 from .authors_numbers import none_to_nan, summarise
-from .authors_spec import ESCAPED, EXPERIMENT, _api, stems, sweep_key, value_key
+from .authors_spec import ESCAPED, EXPERIMENT, authors_api, stems, sweep_key, value_key
 
 
 # --- figures ------------------------------------------------------------------------------------
@@ -154,7 +154,7 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
         decided = entry.get("decide")
         ys, missing, flagged = [], [], []
         for student in spec["students"]:
-            colour = COLOURS[_api().STUDENT_NAMES[student]]
+            colour = COLOURS[authors_api().STUDENT_NAMES[student]]
             mine = [r for r in rows if r["student"] == student]
             Ls = np.array([r["L"] for r in mine], float)
             if crossing:

@@ -176,6 +176,20 @@ def forecast_worst_case(config) -> list[dict]:
 
 
 def forecast_text(rows, title="cost forecast, every run to its T (before the ODE)") -> str:
+    """The forecast ``rows`` (:func:`forecast`) as a fixed-width table with a total line.
+
+    Parameters
+    ----------
+    rows : list of dict
+        One row per experiment file (name, runs, jobs, steps, CPU seconds, theirs).
+    title : str
+        The table's first line ends with it.
+
+    Returns
+    -------
+    str
+        The table, newline-terminated.
+    """
     lines = [f"authors' experiments: {title}; cost model of config/authors.yaml",
              f"{'experiment':42s} {'runs':>5s} {'jobs':>4s} {'our steps':>10s} {'our CPU s':>9s} "
              f"{'their steps':>11s} {'their CPU h':>11s}"]
@@ -189,6 +203,7 @@ def forecast_text(rows, title="cost forecast, every run to its T (before the ODE
 
 
 def write_forecast(config, out_path) -> str:
+    """Write the forecast by the ODE (:func:`forecast`) to ``out_path``; returns its text."""
     text = forecast_text(forecast(config), "cost forecast by the ODE (steps to 1.25 × the stop level crossing, or T)")
     atomic_write_text(out_path, text)
     return text

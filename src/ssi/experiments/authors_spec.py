@@ -15,7 +15,7 @@ MACRO = 0.5
 ESCAPED = 0.2
 
 
-def _api():
+def authors_api():
     """ssi.authors (their names, learning rates, initial overlap)."""
     from .. import authors
     return authors
@@ -23,7 +23,7 @@ def _api():
 
 def their_lr(spec: dict, L: int) -> float:
     """Their learning rate: learning_rate_coefficient · scaling(L)."""
-    lr = float(_api().learning_rate(float(spec["lr"]), spec["lr_scaling"], int(L)))
+    lr = float(authors_api().learning_rate(float(spec["lr"]), spec["lr_scaling"], int(L)))
     return lr
 
 
@@ -33,12 +33,13 @@ def sweep_key(spec: dict) -> str:
 
 
 def point_L(spec: dict, value) -> int:
+    """The sequence length L of a sweep point: the value of an L sweep, else the file's ``L`` (default 2)."""
     return int(value) if sweep_key(spec) == "L" else int(spec.get("L", 2))
 
 
 def problem(spec: dict, student: str, value) -> Problem:
     """Our Problem for one student and sweep value of an experiment, in the authors' conventions."""
-    api = _api()
+    api = authors_api()
     L = point_L(spec, value)
     kw = {"L": L, "student": api.STUDENT_NAMES[student], "loss": api.LOSS_NAMES[spec["loss"]]}
     if spec["target"] == "positional_semantic_model":
@@ -65,7 +66,7 @@ def initial_m(spec: dict) -> float:
     d = int(spec["d"])
     if spec["init"] == "random":
         return d ** -0.5
-    return float(_api().initial_overlap(spec["ic_overlap"], d))
+    return float(authors_api().initial_overlap(spec["ic_overlap"], d))
 
 
 def replicates(spec: dict) -> int:
@@ -89,7 +90,7 @@ def value_key(value) -> str:
 # --- cost model and job plan ------------------------------------------------------------------
 def rate(config, student: str, L: int) -> float:
     """Steps per second per core of the reduced engine (config cost_model)."""
-    kind = _api().STUDENT_NAMES[student]
+    kind = authors_api().STUDENT_NAMES[student]
     model = config[EXPERIMENT]["cost_model"][kind]
     growth = L * L if kind == "attention" else L
     return float(model["rate"]) / (1.0 + growth / float(model["L0"]))

@@ -284,6 +284,7 @@ def _fmt(x):
 
 #: the paper's law of claim C1 for SIE k, as mathtext
 def claimed_law_tex(k: int) -> str:
+    """The escape-time law the paper claims for SIE ``k``, in TeX (d, d log² d, d^(k−1))."""
     return {1: "$d$", 2: r"$d\,\log^{2} d$"}.get(k, f"$d^{{{k - 1}}}$")
 
 
