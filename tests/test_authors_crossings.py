@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import yaml
 
-from ssi.experiments import authors, authors_crossings as ac
+from ssi.experiments import authors, authors_jobs, authors_crossings as ac
 
 ROOT = Path(__file__).resolve().parents[1]
 D = 1000
@@ -95,7 +95,7 @@ def test_their_run_is_the_first_replicates_of_the_many_seed_run():
         spec = config["authors"]["experiments"][name]
         for student in spec["students"]:
             prob = authors.problem(spec, student, 5)
-            kw = dict(seed=(1, 2, 3), engine="reduced", points_per_decade=10, **authors._sim_kwargs(spec))
+            kw = dict(seed=(1, 2, 3), engine="reduced", points_per_decade=10, **authors_jobs.sim_kwargs(spec))
             one = authors.overlap_curves(simulate(prob, 200, 0.015, 300, 1, **kw))
             three = authors.overlap_curves(simulate(prob, 200, 0.015, 300, 3, **kw))
             np.testing.assert_array_equal(one[0], three[0])

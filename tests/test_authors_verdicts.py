@@ -92,7 +92,7 @@ def test_every_authors_file_has_a_verdict_and_a_readme_row():
 
     config = yaml.safe_load((ROOT / "config/authors.yaml").read_text())
     numbers = json.loads((ROOT / "figures/authors/numbers/authors.json").read_text())
-    authors._nan(numbers)
+    authors.none_to_nan(numbers)
     default = {p.stem: json.loads(p.read_text()) for p in (ROOT / "figures/numbers").glob("*.json")}
     readme = (ROOT / "README.md").read_text()
     block = readme[readme.index(authors_summary.START):readme.index(authors_summary.END)]

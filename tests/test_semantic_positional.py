@@ -39,7 +39,9 @@ def test_switch_omega_and_classify():
     assert sp.switch_omega([0.1, 0.2], [0.6, 1.0]) == pytest.approx(0.1)
     assert math.isnan(sp.switch_omega([0.1, 0.2], [0.0, 0.4]))
     assert math.isnan(sp.switch_omega([0.1, 0.2, 0.3], [np.nan, 0.0, np.nan]))
-    assert sp.switch_omega([0.1, 0.2, 0.3], [0.0, np.nan, 1.0]) == pytest.approx(0.2)
+    # the shared rule does not cross an undecided ω; this result drops undecided ω first
+    assert math.isnan(sp.switch_omega([0.1, 0.2, 0.3], [0.0, np.nan, 1.0]))
+    assert sp.switch_over_decided([0.1, 0.2, 0.3], [0.0, np.nan, 1.0]) == pytest.approx(0.2)
     assert sp.classify([0.9, -0.1, 0.01], [0.1, -0.9, 0.02], 0.5).tolist() == [0, 1, -1]
     share = sp.positional_share(np.array([[1, 0, -1, 1], [-1, -1, -1, 1]]))
     assert share[0] == pytest.approx(2 / 3) and math.isnan(share[1])

@@ -2,7 +2,8 @@
 # experiment file, a cost forecast, numbers and one figure per experiment under figures/authors/.
 from pathlib import Path
 
-from ssi.experiments import authors, authors_candidates, authors_crossings
+from ssi.experiments import (authors, authors_candidates, authors_crossings, authors_figure, authors_jobs,
+                             authors_numbers, authors_spec, phase_switch)
 
 R = config["results_dir"]
 F = config["figures_dir"]
@@ -16,7 +17,8 @@ print(authors.forecast_text(authors.forecast_worst_case(config)))
 
 AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
 AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
-AU_CODE = [authors.__file__, authors_candidates.__file__, authors_crossings.__file__,
+AU_CODE = [authors.__file__, authors_candidates.__file__, authors_crossings.__file__, authors_spec.__file__,
+           authors_jobs.__file__, authors_numbers.__file__, authors_figure.__file__, phase_switch.__file__,
            str(Path(authors.__file__).parents[1] / "plotting.py"), str(Path(authors.__file__).parents[1] / "legibility.py")]
 AU_FIGURES = [f"{F}/{name}.{ext}" for name in authors.figure_names(config) for ext in ("pdf", "png")]
 

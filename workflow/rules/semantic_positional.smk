@@ -5,7 +5,9 @@ from ssi.experiments import semantic_positional as sp
 SP_RESULTS = [f"{s}.npz" for kind in ("landscape", "diagram", "sgd", "ode", "long")
               for s in sp.stems(config, kind).values()]
 #: the code that turns results into numbers and figures: editing it remakes them
-SP_CODE = [sp.__file__, str(Path(sp.__file__).parents[1] / "phase.py"),
+SP_CODE = [sp.__file__, *(str(Path(sp.__file__).with_name(f"semantic_positional_{part}.py"))
+                          for part in ("jobs", "numbers", "figure")),
+           str(Path(sp.__file__).with_name("phase_switch.py")), str(Path(sp.__file__).parents[1] / "phase.py"),
            str(Path(sp.__file__).parents[1] / "plotting.py"),
            str(Path(sp.__file__).parents[1] / "legibility.py")]
 #: the three figures, pdf and png

@@ -25,7 +25,9 @@ import numpy as np
 
 from ..io import load_result, save_result
 from ..problems import Problem
-from .common import ProgressLog, bootstrap_slope, loglog_slope, seed_key
+from .authors_crossings import mean_crossing, ratio
+from .authors_spec import initial_m
+from .common import ProgressLog, bootstrap_slope, loglog_slope, overlap_curves, seed_key
 
 EXPERIMENT = "authors"
 #: best-η families of protocols.json: key -> (their target name, our student)
@@ -82,7 +84,6 @@ def sgd_family(config, key: str, protocols_stem, out_stem, log=None) -> None:
     A run stops once the seed mean has reached ``stop_factor`` × 2/√d, or after ``cap_factor``
     × the ODE's steps to 2/√d."""
     from ..sgd import simulate
-    from .authors import initial_m, overlap_curves
 
     section = config[EXPERIMENT]
     spec, d = section["candidates"], int(section["protocols"]["d"])
@@ -119,8 +120,6 @@ def _load(stem):
 def summarise(config) -> dict | None:
     """Per family: seed-mean steps to 2/√d per L (SGD and ODE) and the steps exponent; per gain of
     :data:`GAINS`: SGD exponent with its 95 % bootstrap interval beside the ODE's."""
-    from .authors import _ratio
-
     files = stems(config)
     if not files:
         return None
@@ -143,7 +142,7 @@ def summarise(config) -> dict | None:
         runs_d, ode_d = (fam[den][0], fam[den][1]) if den else (None, None)
         Ls = sorted(set(runs_n) & set(runs_d)) if den else sorted(runs_n)
         fit = _fit(Ls, runs_n, runs_d, level, seed)
-        ode_gain = [_ratio(ode_n[L], ode_d[L]) if den else ode_n[L] for L in Ls]
+        ode_gain = [ratio(ode_n[L], ode_d[L]) if den else ode_n[L] for L in Ls]
         out["gains"][name] = {"numerator": num, "denominator": den, "Ls": Ls, "gain_sgd": fit["values"],
                               "gain_ode": ode_gain, "exponent_sgd": fit["exponent"], "low": fit["low"],
                               "high": fit["high"], "exponent_ode": loglog_slope(Ls, ode_gain),
@@ -153,17 +152,15 @@ def summarise(config) -> dict | None:
 
 def _fit(Ls, runs_n, runs_d, level, seed):
     """Log-log slope over L of the seed-mean crossing time (or of the ratio of two), bootstrap over seeds."""
-    from .authors import _mean_cross, _ratio
-
     samples = {("n", L): runs_n[L][1] for L in Ls}
     if runs_d is not None:
         samples.update({("d", L): runs_d[L][1] for L in Ls})
 
     def values(pick):
-        num = [_mean_cross(runs_n[L][0], pick("n", L), level) for L in Ls]
+        num = [mean_crossing(runs_n[L][0], pick("n", L), level) for L in Ls]
         if runs_d is None:
             return np.array(num)
-        return np.array([_ratio(a, _mean_cross(runs_d[L][0], pick("d", L), level)) for a, L in zip(num, Ls)])
+        return np.array([ratio(a, mean_crossing(runs_d[L][0], pick("d", L), level)) for a, L in zip(num, Ls)])
 
     slope, low, high = bootstrap_slope(Ls, samples, values, seed=seed, n_boot=1000)
     return {"values": values(lambda *k: samples[k]).tolist(), "exponent": slope, "low": low, "high": high}

@@ -21,7 +21,8 @@ import math
 
 import numpy as np
 
-from .common import bootstrap_slope, crossing_time, loglog_slope
+from .common import bootstrap_slope, loglog_slope
+from .common import mean_crossing as common_mean_crossing
 
 #: a crossing of a level counts only when the seed-mean start is below this fraction of the level
 START_FRACTION = 1.0 / math.sqrt(2.0)
@@ -38,7 +39,8 @@ def start_flagged(curves, level: float) -> bool:
 
 
 def mean_crossing(steps, curves, level: float) -> float:
-    """Steps at which the seed-mean overlap first reaches ``level``.
+    """Steps at which the seed-mean overlap first reaches ``level``, with the flagged-start rule:
+    :func:`ssi.experiments.common.mean_crossing` unless the start is flagged.
 
     Returns
     -------
@@ -49,8 +51,7 @@ def mean_crossing(steps, curves, level: float) -> float:
     curves = np.asarray(curves, float)
     if start_flagged(curves, level):
         return math.nan
-    t = crossing_time(np.asarray(steps, float), curves.mean(axis=0), level)
-    return math.inf if math.isnan(t) else t
+    return common_mean_crossing(steps, curves, level)
 
 
 def ratio(a, b) -> float:

@@ -49,7 +49,8 @@ CLAIMED_GAIN = {"inversesqrtsum": 1.0, "sqrtz1": 1.0, "H2sum": 2.0, "inversesqrt
 NULL_TARGETS = ("2difference", "2squaredifference")
 
 
-def _num(v, spec=".2f"):
+def num(v, spec=".2f") -> str:
+    """``v`` formatted by ``spec``, or "n/a" for None and a non-finite float."""
     return "n/a" if v is None or (isinstance(v, float) and not math.isfinite(v)) else format(v, spec)
 
 
@@ -72,8 +73,8 @@ def _fit_text(g: dict, seeds_said: bool = False) -> str:
     """"L^x [low, high]" of a gain fit, or "L^x (one seed per point, no interval)" ("L^x (no
     interval)" when the text already says how many seeds: ``seeds_said``)."""
     if _finite(g.get("low")) and _finite(g.get("high")):
-        return f"L^{_num(g.get('exponent'))} [{_num(g['low'])}, {_num(g['high'])}]"
-    return f"L^{_num(g.get('exponent'))} ({'' if seeds_said else 'one seed per point, '}no interval)"
+        return f"L^{num(g.get('exponent'))} [{num(g['low'])}, {num(g['high'])}]"
+    return f"L^{num(g.get('exponent'))} ({'' if seeds_said else 'one seed per point, '}no interval)"
 
 
 def _excluded_text(g: dict) -> str:
@@ -169,19 +170,19 @@ def _null_verdict(spec: dict, e: dict) -> tuple[str, str]:
 
 def _transition_verdict(e: dict, default: dict) -> tuple[str, str]:
     pred = default.get("semantic_positional", {}).get("prediction", {})
-    diagram = (f"; diagram (a = 1): initial direction turns at ω {_num(pred.get('switch_dynamics'), '.3f')}, "
-               f"global minimum at {_num(pred.get('switch_global'), '.3f')}" if pred else "")
+    diagram = (f"; diagram (a = 1): initial direction turns at ω {num(pred.get('switch_dynamics'), '.3f')}, "
+               f"global minimum at {num(pred.get('switch_global'), '.3f')}" if pred else "")
     switch, stuck = e.get("switch_omega"), e.get("share_not_escaped")
     if _finite(switch):
-        return "yes", f"switch ω {switch:.3f}, {_num(stuck, '.0%')} not escaped{diagram}"
-    return "undecided", f"no switch at this T: {_num(stuck, '.0%')} of runs not escaped{diagram}"
+        return "yes", f"switch ω {switch:.3f}, {num(stuck, '.0%')} not escaped{diagram}"
+    return "undecided", f"no switch at this T: {num(stuck, '.0%')} of runs not escaped{diagram}"
 
 
 def _misaligned_verdict(e: dict) -> tuple[str, str]:
     r = e["rows"][0]
     ok = _finite(r.get("share_semantic")) and r["share_semantic"] > 0.5
-    return ("yes" if ok else "no"), (f"{_num(r.get('share_semantic'), '.0%')} end semantic (the global minimum), "
-                                     f"final m̄ {_num(r['final_overlap_mean'], '.3f')}")
+    return ("yes" if ok else "no"), (f"{num(r.get('share_semantic'), '.0%')} end semantic (the global minimum), "
+                                     f"final m̄ {num(r['final_overlap_mean'], '.3f')}")
 
 
 def verdict(name: str, config: dict, numbers: dict, default: dict) -> tuple[str, str]:
@@ -212,6 +213,6 @@ def candidates_verdict(cand: dict) -> tuple[str, str]:
     g = cand["gains"]
     hits = [k for k, v in g.items() if v["two_in_interval"]]
     labels = {"i_untied_over_attention": "(i) untied/attention", "ii_untied_alone": "(ii) untied alone"}
-    parts = [f"{label} L^{_num(g[k]['exponent_sgd'])} [{_num(g[k]['low'])}, {_num(g[k]['high'])}] "
-             f"(ODE {_num(g[k]['exponent_ode'])})" for k, label in labels.items()]
+    parts = [f"{label} L^{num(g[k]['exponent_sgd'])} [{num(g[k]['low'])}, {num(g[k]['high'])}] "
+             f"(ODE {num(g[k]['exponent_ode'])})" for k, label in labels.items()]
     return ("yes" if hits else "no"), (f"L² inside the interval of {', '.join(hits)}; " if hits else "") + "; ".join(parts)

@@ -119,6 +119,34 @@ def crossing_time(t, m, level):
     return float(t0 + frac * (t1 - t0))
 
 
+def mean_crossing(steps, curves, level) -> float:
+    """Steps at which the replicate mean of ``curves`` first reaches ``level``.
+
+    Parameters
+    ----------
+    steps : array_like
+        Record steps, shape (K,).
+    curves : array_like
+        Per-replicate curves, shape (R, K); their mean over replicates is crossed.
+    level : float
+        The level to reach.
+
+    Returns
+    -------
+    float
+        The crossing (:func:`crossing_time`: log-linear interpolation between records), or
+        ``inf`` when the mean never reaches ``level``.
+    """
+    t = crossing_time(np.asarray(steps, float), np.asarray(curves).mean(axis=0), level)
+    return math.inf if math.isnan(t) else t
+
+
+def overlap_curves(run) -> np.ndarray:
+    """The authors' overlap of an SGD run, shape (R, K): |m| (tied, attention), the RMS of the token
+    overlaps (mean_l m_l²)^(1/2) (untied); :meth:`ssi.sgd.SGDRun.overlap` with ``norm="l2"``."""
+    return run.overlap("l2")
+
+
 def t_max(spec, d: int) -> float:
     """Largest time of a run at dimension d: t_max·(d/d_ref)^t_max_exponent (d_ref of the schedule)."""
     d_ref = float(spec["schedule"].get("d_ref", 1000))

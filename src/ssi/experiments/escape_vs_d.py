@@ -39,8 +39,8 @@ from ..ode import escape_time
 from ..population import population_loss
 from ..sgd import simulate
 from .claim_text import finite, interval, span
-from .common import (ProgressLog, crossing_time, describe_schedule, fit_exponent, learning_rate,
-                     loglog_slope, problem_from_spec, seed_key, t_max)
+from .common import (ProgressLog, describe_schedule, fit_exponent, learning_rate,
+                     loglog_slope, mean_crossing, problem_from_spec, seed_key, t_max)
 
 EXPERIMENT = "escape_vs_d"
 #: the two weak-recovery levels: the authors' early one (× d^(−1/2)) and a macroscopic one
@@ -94,12 +94,6 @@ def is_symmetric(problem, tol: float = 1e-9) -> bool:
 def overlap_statistic(m, symmetric: bool):
     """The per-replicate overlap that is averaged: |m| for symmetric problems, m otherwise."""
     return np.abs(m) if symmetric else np.asarray(m)
-
-
-def mean_crossing(steps, m_stat, level) -> float:
-    """First step at which the replicate mean of ``m_stat`` (R, K) reaches ``level`` (inf if never)."""
-    t = crossing_time(np.asarray(steps, float), np.asarray(m_stat).mean(axis=0), level)
-    return math.inf if math.isnan(t) else t
 
 
 def overshoot(config, case) -> float:
@@ -290,6 +284,7 @@ def _fmt(x):
 
 #: the paper's law of claim C1 for SIE k, as mathtext
 def claimed_law_tex(k: int) -> str:
+    """The escape-time law the paper claims for SIE ``k``, in TeX (d, d log² d, d^(k−1))."""
     return {1: "$d$", 2: r"$d\,\log^{2} d$"}.get(k, f"$d^{{{k - 1}}}$")
 
 

@@ -1,0 +1,199 @@
+"""The authors' phase-diagram rule (:class:`AuthorsRule`: their (e, m) grid, corner box tests,
+Hessian box, minima and classification) and the comparison of region codes (:func:`confusion`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import phase
+from .authors_phase_basis import coefficient_rows, gh_basis, spline_basis, symmetric_basis
+
+EXPERIMENT = "authors_phase"
+#: loss sources of the authors' rule: their Gauss–Hermite rule, or our landscape splines
+SOURCES = ("gh", "spline")
+#: the three bits of the region code
+BITS = ("global", "dynamics", "multiple")
+#: verdicts on a differing bit (see :func:`verdicts`)
+VERDICTS = ("ours", "theirs", "neither", "undecided", "convention", "degenerate")
+#: their offsets from ±1 (grid edge, box edge) and of the semantic corner
+EDGE = 1e-6
+CORNER = 1e-10
+#: half-width of their Hessian box and its points per axis
+HESS_HALF = 0.03
+BOX_POINTS = 10
+
+
+# --- the authors' rule ----------------------------------------------------------------------------
+@dataclass
+class AuthorsRule:
+    """The point sets of the authors' rule for one ``resolution``.
+
+    Attributes
+    ----------
+    resolution : int
+        Points per axis of the (e, m) grid of [−1+10⁻⁶, 1−10⁻⁶]²; the corner boxes have
+        half-width 2.5/resolution.
+    fast : bool
+        Their fast mode: the grid is searched only when neither corner passes its box test.
+    """
+
+    resolution: int
+    fast: bool
+
+    def __post_init__(self):
+        if int(self.resolution) < 3:
+            raise ValueError(f"resolution={self.resolution!r} must be an integer ≥ 3")
+        res = int(self.resolution)
+        axis = np.linspace(-1 + EDGE, 1 - EDGE, res)
+        self.grid_e, self.grid_m = np.meshgrid(axis, axis)           # rows: m, columns: e
+        self.inside = self.grid_e ** 2 + self.grid_m ** 2 <= 1
+        self.radius = 2.5 / res
+        r = self.radius
+        lo, hi = -1 + EDGE, 1 - EDGE
+        side = np.linspace(max(-r, lo), min(r, hi), BOX_POINTS)
+        near = np.linspace(max(1 - r, lo), min(1 + r, hi), BOX_POINTS)
+        self.sem_e, self.sem_m = np.meshgrid(side, near)
+        self.pos_e, self.pos_m = np.meshgrid(near, side)
+        self.sem_inside = self.sem_e ** 2 + self.sem_m ** 2 <= 1
+        self.pos_inside = self.pos_e ** 2 + self.pos_m ** 2 <= 1
+        self.corner_e = np.array([1.0, 0.0])                         # positional, semantic
+        self.corner_m = np.array([0.0, 1.0 - CORNER])
+        h = np.linspace(-HESS_HALF, HESS_HALF, BOX_POINTS)
+        self.hess_axis = h
+        self.hess_e, self.hess_m = np.meshgrid(h, h)
+        # grid-minimum bookkeeping that depends on the geometry only
+        pad = np.pad(self.inside, 1, constant_values=False)
+        shifted = {(di, dj): pad[1 + di:1 + di + res, 1 + dj:1 + dj + res]
+                   for di in (-1, 0, 1) for dj in (-1, 0, 1) if (di, dj) != (0, 0)}
+        self.good = ((shifted[-1, -1] & shifted[1, 1]) | (shifted[-1, 0] & shifted[1, 0])
+                     | (shifted[0, -1] & shifted[0, 1]) | (shifted[1, -1] & shifted[-1, 1]))
+        self.quadrant = (self.grid_e >= 0) & (self.grid_m >= 0)
+
+    def bases(self, source: str, land: phase.Landscape | None = None, n_points: int | None = None) -> dict:
+        """The six basis functions on every point set of the rule: grid, boxes, corners, Hessian box."""
+        if source == "gh":
+            if n_points is None:
+                raise ValueError("n_points is required for source='gh'")
+            fn = lambda e, m: gh_basis(e, m, n_points)  # noqa: E731
+        elif source == "spline":
+            if land is None:
+                raise ValueError("land is required for source='spline'")
+            fn = lambda e, m: spline_basis(land, e, m)  # noqa: E731
+        else:
+            raise ValueError(f"source={source!r} is unknown; allowed: {', '.join(SOURCES)}")
+        grid = np.full((6,) + self.grid_e.shape, np.nan)
+        grid[:, self.inside] = symmetric_basis(fn, self.grid_e[self.inside], self.grid_m[self.inside])
+        return {"grid": grid, "sem": fn(self.sem_e, self.sem_m), "pos": fn(self.pos_e, self.pos_m),
+                "corners": fn(self.corner_e, self.corner_m),
+                "hess": symmetric_basis(fn, self.hess_e, self.hess_m)}
+
+    # -- the three bits ------------------------------------------------------------------------
+    def dynamics(self, rows, bases):
+        """|e component| of the lowest Hessian eigenvector (their finite differences) and the Hessian."""
+        values = (rows @ bases["hess"].reshape(6, -1)).reshape(-1, BOX_POINTS, BOX_POINTS)
+        h = self.hess_axis
+        d_m, d_e = np.gradient(values, h, h, axis=(1, 2))
+        d_mm, d_me = np.gradient(d_m, h, h, axis=(1, 2))
+        d_em, d_ee = np.gradient(d_e, h, h, axis=(1, 2))
+        c = BOX_POINTS // 2
+        H = np.empty((values.shape[0], 2, 2))
+        H[:, 0, 0], H[:, 0, 1] = d_ee[:, c, c], d_me[:, c, c]
+        H[:, 1, 0], H[:, 1, 1] = d_em[:, c, c], d_mm[:, c, c]
+        lam, vec = np.linalg.eigh(H)                      # lower triangle, ascending eigenvalues
+        low = np.argmin(lam, axis=1)
+        v = vec[np.arange(len(low)), :, low]
+        return np.abs(v[:, 0] / np.linalg.norm(v, axis=1)), H
+
+    def corner_tests(self, rows, bases):
+        """(positional corner passes, semantic corner passes, corner losses (P, 2))."""
+        corners = rows @ bases["corners"]
+        sem = rows @ bases["sem"].reshape(6, -1)
+        pos = rows @ bases["pos"].reshape(6, -1)
+        sem_ok = np.all((sem - corners[:, 1:2] >= 0) | ~self.sem_inside.ravel(), axis=1)
+        pos_ok = np.all((pos - corners[:, 0:1] >= 0) | ~self.pos_inside.ravel(), axis=1)
+        return pos_ok, sem_ok, corners
+
+    def grid_minima(self, values):
+        """Their grid minima (mask, first-quadrant argmin included) of values (P, res, res)."""
+        padded = np.pad(values, ((0, 0), (1, 1), (1, 1)), constant_values=np.inf)
+        res = values.shape[-1]
+        is_min = np.isfinite(values)
+        for di in (-1, 0, 1):
+            for dj in (-1, 0, 1):
+                if (di, dj) != (0, 0):
+                    is_min &= values <= padded[:, 1 + di:1 + di + res, 1 + dj:1 + dj + res]
+        mask = is_min & self.good & self.quadrant
+        q = np.nonzero(self.quadrant.ravel())[0]
+        first = q[np.argmin(values.reshape(values.shape[0], -1)[:, q], axis=1)]
+        mask.reshape(mask.shape[0], -1)[np.arange(values.shape[0]), first] = True
+        return mask
+
+    def classify(self, a_values, omega_values, bases, progress=None) -> dict:
+        """Their three bits on the tensor grid ``omega_values × a_values`` (arrays (n_ω, n_a))."""
+        a_values = np.asarray(a_values, float)
+        omega_values = np.asarray(omega_values, float)
+        shape = (omega_values.size, a_values.size)
+        out = {k: np.zeros(shape) for k in ("global_e", "global_m", "v_e", "H_ee", "H_mm", "H_em")}
+        for k in ("n_minima", "pos_ok", "sem_ok", "grid_used"):
+            out[k] = np.zeros(shape, int)
+        flat_grid = bases["grid"].reshape(6, -1)
+        inside = self.inside.ravel()
+        ge, gm = self.grid_e.ravel(), self.grid_m.ravel()
+        r = self.radius
+        for row, omega in enumerate(omega_values):
+            rows = coefficient_rows(a_values, np.full_like(a_values, omega))
+            v_e, H = self.dynamics(rows, bases)
+            pos_ok, sem_ok, corners = self.corner_tests(rows, bases)
+            out["v_e"][row], out["H_ee"][row], out["H_mm"][row], out["H_em"][row] = v_e, H[:, 0, 0], H[:, 1, 1], H[:, 1, 0]
+            out["pos_ok"][row], out["sem_ok"][row] = pos_ok, sem_ok
+            need = ~(pos_ok | sem_ok) if self.fast else np.ones(a_values.size, bool)
+            masks = None
+            if need.any():
+                values = np.full((int(need.sum()), flat_grid.shape[1]), np.inf)
+                values[:, inside] = rows[need] @ flat_grid[:, inside]
+                masks = self.grid_minima(values.reshape(-1, *self.grid_e.shape)).reshape(values.shape[0], -1)
+                values_need = values
+            if masks is not None:
+                cells, points = np.nonzero(masks)
+                bounds = np.searchsorted(cells, np.arange(masks.shape[0] + 1))
+            k_need = 0
+            for col in range(a_values.size):
+                es, ms, ls = [], [], []
+                if need[col]:
+                    idx = points[bounds[k_need]:bounds[k_need + 1]]
+                    keep = ~((ge[idx] >= 1 - r - 3 * CORNER) & pos_ok[col]) & ~((gm[idx] >= 1 - r - 3 * CORNER)
+                                                                               & sem_ok[col])
+                    idx = idx[keep]
+                    es, ms, ls = list(ge[idx]), list(gm[idx]), list(values_need[k_need, idx])
+                    k_need += 1
+                if pos_ok[col]:
+                    es.append(1.0), ms.append(0.0), ls.append(corners[col, 0])
+                if sem_ok[col]:
+                    es.append(0.0), ms.append(1.0), ls.append(corners[col, 1])
+                best = int(np.argmin(ls))
+                out["global_e"][row, col], out["global_m"][row, col] = es[best], ms[best]
+                out["n_minima"][row, col] = len(ls)
+                out["grid_used"][row, col] = need[col]
+            if progress:
+                progress(row + 1, omega_values.size)
+        out["global_positional"] = out["global_e"] > 0.5
+        out["dynamics_positional"] = out["v_e"] > 0.5
+        out["multiple"] = out["n_minima"] > 1
+        out["region"] = region_code(out["global_positional"], out["dynamics_positional"], out["multiple"])
+        return out
+
+
+def region_code(global_positional, dynamics_positional, multiple) -> np.ndarray:
+    """global + 2·dynamics + 4·multiple (names in :data:`ssi.phase.REGION_NAMES`)."""
+    return (np.asarray(global_positional).astype(int) + 2 * np.asarray(dynamics_positional).astype(int)
+            + 4 * np.asarray(multiple).astype(int))
+
+
+def confusion(theirs, ours) -> np.ndarray:
+    """8 × 8 counts: rows their region code, columns ours."""
+    theirs, ours = np.asarray(theirs).ravel(), np.asarray(ours).ravel()
+    out = np.zeros((8, 8), int)
+    np.add.at(out, (theirs, ours), 1)
+    return out
+
