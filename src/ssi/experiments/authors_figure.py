@@ -31,7 +31,7 @@ def _figure_title(spec) -> str:
 
     students = " and ".join(label(s) for s in spec["students"])
     return (f"{label(spec['target'])}, {students}, $d$ = {spec['d']}, {number(float(spec['T']))} steps, "
-            f"{spec['seeds']} seeds, {spec['loss']} loss")
+            f"{spec['seeds']} seed{'s' if spec['seeds'] != 1 else ''}, {spec['loss']} loss")
 
 
 def verdict_text(config, numbers, name) -> str | None:
@@ -184,7 +184,7 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
                                             label=f"{label(student)}: mean of {decided['seeds']} seeds"))
         if crossing:
             right_handles.append(Line2D([], [], color=BLACK, lw=1.0, ls=_ODE_STYLE, label="ODE"))
-            ax2.set_ylabel(r"steps to $2/\sqrt{d}$, seed mean")
+            ax2.set_ylabel("steps to $2/\\sqrt{d}$,\nseed mean")
             ax2.set_yscale("log")
             if missing:
                 right_handles.append(Line2D([], [], ls="", label="not reached by the end: " + ", ".join(missing[:4])
