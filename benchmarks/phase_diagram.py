@@ -26,7 +26,6 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 os.environ.setdefault("NUMBA_NUM_THREADS", str(THREADS))
 
 import json  # noqa: E402
-import math  # noqa: E402
 import platform  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402

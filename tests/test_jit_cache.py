@@ -31,7 +31,7 @@ def test_every_module_with_jitted_code_in_the_package_cache_is_keyed():
         if m:
             imported.add(".".join(p for p in ("ssi", m[1], m[2]) if p))
     assert imported == set(_jit_cache.JITTED)
-    defining = {_name(p) for p in SRC.rglob("*.py") if re.search(r"@(numba\.)?n?jit\b", p.read_text())}
+    defining = {_name(p) for p in SRC.rglob("*.py") if re.search(r"^\s*@(numba\.)?n?jit\b", p.read_text(), re.M)}
     assert defining - set(_jit_cache.JITTED) == {"ssi.experiments.authors_phase_basis"}
 
 
@@ -41,13 +41,62 @@ def test_key_covers_the_imports_of_the_kernels_and_nothing_downstream():
     command line, I/O, the interrupt handling), so that editing those keeps the cache."""
     names = {_name(p) for p in _jit_cache.source_files()}
     assert set(_jit_cache.JITTED) | {"ssi.problems", "ssi.sgd.common", "ssi._jit_cache"} <= names
-    for module in ("ssi.cli", "ssi.plotting", "ssi.io", "ssi._interrupt", "ssi.experiments.two_phases", "ssi"):
+    for module in ("ssi.cli", "ssi.plotting", "ssi.io", "ssi._interrupt", "ssi.experiments.two_phases", "ssi",
+                   "ssi.authors", "ssi.information_exponent", "ssi.hermite", "ssi.ode"):
         assert module not in names
     # a module's own imports of the package are all in the key (closure)
     for path in _jit_cache.source_files():
         for imported in source_graph.direct_imports(source_graph.module_name(path)):
             assert source_graph.module_file(imported) in _jit_cache.source_files(), (path, imported)
     assert _jit_cache.cache_dir().name == _jit_cache.source_hash()
+
+
+#: the key of a copy of the package, computed without running its ``__init__`` (no numba compilation)
+_HASH_PROBE = """
+import sys, types
+package = types.ModuleType("ssi")
+package.__path__ = [sys.argv[1]]
+sys.modules["ssi"] = package
+from ssi import _jit_cache
+print(_jit_cache.source_hash())
+"""
+
+
+def _key_after_edit(tmp_path, edit=None):
+    """The cache key of a copy of the package, with ``edit`` = (file, old text, new text) applied."""
+    copy = tmp_path / ("edited" if edit else "plain") / "ssi"
+    shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    if edit:
+        path, old, new = copy / edit[0], edit[1], edit[2]
+        text = path.read_text()
+        assert old in text, (edit[0], old)
+        path.write_text(text.replace(old, new, 1))
+    out = subprocess.run([sys.executable, "-c", _HASH_PROBE, str(copy)], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_key_is_the_same_for_a_copy(tmp_path):
+    """A copy of the same sources has the same key (paths inside the package and contents only)."""
+    assert _key_after_edit(tmp_path) == _jit_cache.source_hash()
+
+
+def test_editing_the_authors_adapter_or_the_sie_report_keeps_the_key(tmp_path):
+    """ssi.authors (the authors' names and conventions) and ssi.information_exponent (the SIE report)
+    run no compiled code: editing them keeps the compiled kernels."""
+    for i, edit in enumerate([
+            ("authors.py", "def learning_rate(", "# an edit\ndef learning_rate("),
+            ("information_exponent.py", "def sie_report(", "# an edit\ndef sie_report(")]):
+        assert _key_after_edit(tmp_path / str(i), edit) == _jit_cache.source_hash(), edit[0]
+
+
+def test_editing_a_link_function_changes_the_key(tmp_path):
+    """The per-sample links are inlined into every kernel: editing one (a target, the softmax, a
+    student) gives a new key, and a clean compile."""
+    for i, edit in enumerate([
+            ("target_links.py", "return tparams[1] * s\n", "return tparams[1] * s * 1.0\n"),
+            ("softmax.py", "def logistic(x):\n", "def logistic(x):  # an edit\n"),
+            ("links.py", "def student_scalar(", "# an edit\ndef student_scalar(")]):
+        assert _key_after_edit(tmp_path / str(i), edit) != _jit_cache.source_hash(), edit[0]
 
 
 _PROBE = """

@@ -260,7 +260,7 @@ def test_attention_L2_fast_path(reduction):
     ref_l, ref_a = _attention2_reference(q, y, C)
     np.testing.assert_allclose(loss, ref_l, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(a, ref_a, rtol=1e-10, atol=1e-12)
-    # the generic vector–Jacobian product of links.py, called at L = 2
+    # the generic vector–Jacobian product (ssi.softmax, in links' namespace), called at L = 2
     tcode, tparams, scode, sparams = p.codes
     mats = links.scratch(2)
     for i in range(len(q)):
@@ -268,7 +268,7 @@ def test_attention_L2_fast_path(reduction):
         r = links.student_scalar(scode, sparams, tcode, tparams, qi, mats) - y[i]
         mats[links.M_COTANGENT] = r * C
         generic = np.zeros(2)
-        links._softmax_vjp(qi, mats, generic, 1.0)
+        links.softmax_vjp(qi, mats, generic, 1.0)
         np.testing.assert_allclose(a[i], generic, rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(mats[links.M_SOFTMAX], attention_matrix(q[i:i + 1])[0], rtol=1e-12, atol=1e-300)
 

@@ -12,8 +12,10 @@ exit_promptly_in_jobs()
 # in _jit_cache.JITTED) so that its compiled code is cached under a folder keyed by the sources
 # it can depend on (see _jit_cache)
 with package_cache():
-    from . import custom  # noqa: F401
+    from . import softmax  # noqa: F401
+    from . import target_links  # noqa: F401
     from . import links  # noqa: F401
+    from . import kernels  # noqa: F401
     from . import phase  # noqa: F401
     from . import population  # noqa: F401
     from .sgd import reduced  # noqa: F401
@@ -25,6 +27,6 @@ from .ode import escape_time, integrate_ode
 from .population import population_loss
 from .problems import Problem
 from .sgd import SGDRun, simulate
+from .version import __version__  # noqa: F401
 
-__version__ = "0.1.0"
 __all__ = ["Problem", "simulate", "SGDRun", "integrate_ode", "escape_time", "population_loss", "sie"]

@@ -45,6 +45,7 @@ import math
 import numpy as np
 
 from .problems import Problem
+from .sgd.common import initial_overlap  # noqa: F401 (part of this module's API)
 
 __all__ = ["LR_SCALINGS", "learning_rate", "initial_overlap", "measure_steps", "TARGET_NAMES",
            "ACTIVATION_NAMES", "STUDENT_NAMES", "REDUCTION_NAMES", "PE_NAMES", "LOSS_NAMES", "problem",
@@ -88,28 +89,6 @@ def learning_rate(coefficient: float, scaling: str, L: int) -> float:
     if isinstance(coefficient, bool) or not math.isfinite(coefficient):
         raise ValueError(f"coefficient={coefficient!r} is not allowed; it must be a finite number")
     return float(coefficient) * LR_SCALINGS[scaling][0](int(L))
-
-
-def initial_overlap(o: float | None, d: int) -> float:
-    """Overlap m₀ per token of the authors' "overlapped" start with mixing weight ``o``.
-
-    The start is ``(1 − o) u + o w*`` (u ⊥ w*, |u| = |w*| = √d) renormalised to norm √d, so
-    ``m₀ = o/√((1 − o)² + o²)``.
-
-    Parameters
-    ----------
-    o : float or None
-        Their ``ic_overlap`` ∈ [0, 1]; None gives their default ``d^(−1/2)``.
-    d : int
-        Dimension.
-    """
-    if o is None:
-        o = 1 / math.sqrt(d)
-    if isinstance(o, bool) or not isinstance(o, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(o) or not 0 <= o <= 1:
-        raise ValueError(f"ic_overlap={o!r} is not allowed; ic_overlap must lie in [0, 1] (or None: d^(-1/2))")
-    o = float(o)
-    return o / math.sqrt((1 - o) ** 2 + o * o)
 
 
 def measure_steps(T: int, n: int) -> np.ndarray:

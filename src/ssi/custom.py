@@ -10,16 +10,9 @@ pre-activations ``z*`` as a 1-D float array, and returns a real number (docs/the
 
 How the function reaches the compiled kernels
 ---------------------------------------------
-Every simulator and quadrature kernel calls the target through two small inlined
-functions of :mod:`ssi.links`, ``target_scalar`` (the value) and ``target_scalar_vjp``
-(its gradient, needed by the "matched" student only). For a user's function, this
-module compiles fresh copies of the kernels (the same Python source, its globals
-rebound so that these two names call the user's function, :func:`_rebind`) with numba:
-the user's ``g`` is inlined into the hot loop exactly as a registry target, so the
-speed is the registry's (benchmarks/custom_targets.py) and the registry kernels
-themselves are untouched. No string is evaluated. The copies are compiled once per
-process and target (not cached on disk: numba's cache is keyed by source file, which
-the registry kernels already use); the first call costs a compile of some seconds.
+This module holds the user's functions and their checks; :mod:`ssi.kernels` compiles fresh
+copies of the package's kernels with them inlined (the Python source of the registry's kernels,
+its globals rebound), so the user's ``g`` runs in the hot loop exactly as a registry target.
 
 The gradient ∂g/∂z (the matched student) is, in this order: the ``grad`` the user gives
 (``grad(z)`` returns the L partial derivatives); else the complex-step derivative
@@ -43,16 +36,13 @@ Bring your own activation
 -------------------------
 ``Problem(L=2, target=..., student="tied" or "untied", activation=sigma)`` with a function
 σ(h) of one real number (:class:`CustomActivation`): the same mechanism, the globals
-``_activation`` and ``_activation_derivative`` of :mod:`ssi.links` rebound in the same fresh
-copies of the kernels (:func:`compiled_kernels`, which also combines a user's target and a
-user's activation). σ must be numba-compilable (no Python path); σ' is the user's
+``activation`` and ``activation_derivative`` of :mod:`ssi.links` rebound in the same fresh
+copies of the kernels (:func:`ssi.kernels.compiled_kernels`, which also combines a user's target
+and a user's activation). σ must be numba-compilable (no Python path); σ' is the user's
 ``derivative``, else the complex step, else central differences (with a warning).
 """
 from __future__ import annotations
 
-import functools
-import math
-import types
 import warnings
 from dataclasses import dataclass, field
 
@@ -60,7 +50,6 @@ import numpy as np
 import numba
 from numba import njit
 
-from . import links
 
 #: step of the complex-step derivative (no subtraction: any tiny step is exact to rounding)
 COMPLEX_STEP = 1e-20
@@ -77,7 +66,7 @@ def _name_of(fun) -> str:
     return f"{module}:{name}" if module and module != "__main__" else name
 
 
-def _jit_of(fun):
+def jit_of(fun):
     """``fun`` itself when it is a numba dispatcher (``@njit``), else ``njit(fun)`` (compiled on first call)."""
     return fun if isinstance(fun, numba.core.registry.CPUDispatcher) else njit(fun)
 
@@ -206,7 +195,7 @@ class CustomTarget:
                           "explicit engine only, much slower than the compiled kernels; the reduced engine "
                           "needs a per-sample numba-compilable function)", SlowTargetWarning, stacklevel=4)
             return None
-        jit = _jit_of(self.fun)
+        jit = jit_of(self.fun)
         try:
             compiled = np.array([jit(np.ascontiguousarray(z)) for z in points], dtype=float)
         except Exception as err:              # noqa: BLE001 (numba's typing errors and the user's)
@@ -396,7 +385,7 @@ class CustomActivation:
         self._state.update(jit=jit, method=method, checked=True)
 
     def _compile(self, fun, points, values, what):
-        jit = _jit_of(fun)
+        jit = jit_of(fun)
         try:
             compiled = np.array([jit(float(x)) for x in points], dtype=float)
         except Exception as err:              # noqa: BLE001 (numba's typing errors and the user's)
@@ -430,6 +419,12 @@ class CustomActivation:
         return self._state.get("jit")
 
     @property
+    def compiled_derivative(self):
+        """The numba dispatcher of the user's σ' (``derivative_method == "user"``), else None."""
+        self.check()
+        return self._state.get("derivative")
+
+    @property
     def derivative_method(self) -> str:
         """How σ' is computed in the kernels: "user", "complex step" or "central differences"."""
         self.check()
@@ -439,233 +434,3 @@ class CustomActivation:
 def as_activation(activation):
     """A CustomActivation from a function (or a CustomActivation, returned as is)."""
     return activation if isinstance(activation, CustomActivation) else CustomActivation(activation)
-
-
-def _activation_functions(spec: CustomActivation):
-    """Inlined σ and σ' with the signatures of links._activation / links._activation_derivative."""
-    spec.check()
-    f = spec.compiled
-    method = spec.derivative_method
-
-    @njit(inline="always")
-    def value(code, h):
-        return f(h)
-
-    if method == "user":
-        df = spec._state["derivative"]
-
-        @njit(inline="always")
-        def derivative(code, h):
-            return df(h)
-    elif method == "complex step":
-        @njit(inline="always")
-        def derivative(code, h):
-            return f(complex(h, COMPLEX_STEP)).imag / COMPLEX_STEP
-    else:
-        @njit(inline="always")
-        def derivative(code, h):
-            step = 1e-6 * (1.0 + abs(h))
-            return (f(h + step) - f(h - step)) / (2.0 * step)
-    return value, derivative
-
-
-# --- compiled kernels ---------------------------------------------------------------------
-def _rebind(dispatcher, **replacements):
-    """A fresh numba function with the Python source of ``dispatcher`` and some globals replaced.
-
-    Same options (inline, nogil) except the on-disk cache; the registry function is untouched.
-    """
-    py = dispatcher.py_func
-    scope = dict(py.__globals__)
-    scope.update(replacements)
-    fun = types.FunctionType(py.__code__, scope, py.__name__, py.__defaults__, py.__closure__)
-    fun.__kwdefaults__ = py.__kwdefaults__
-    fun.__doc__ = py.__doc__
-    options = {k: v for k, v in dispatcher.targetoptions.items() if k not in ("cache", "nopython")}
-    return njit(**options)(fun)
-
-
-@njit(inline="always")
-def _no_matched_vjp(tparams, z, c, out, mats):
-    raise AssertionError("ssi.custom: kernels compiled without the matched student's gradient")
-
-
-def _target_functions(spec: CustomTarget, L: int, matched: bool):
-    """Inlined value (signature of links.target_scalar) and vjp(tparams, z, c, out, mats).
-
-    ``vjp`` writes out = c ∂g/∂z without allocating: its complex (complex step) or real
-    (central differences) copy of z lives in the kernel's scratch ``mats`` (links.scratch,
-    4 L² floats), which the matched student does not otherwise use.
-    """
-    g = spec.compiled
-    grad = spec.grad
-    if not matched:
-        vjp = _no_matched_vjp
-    elif grad is not None:
-        grad = _jit_of(grad)
-
-        @njit(inline="always")
-        def vjp(tparams, z, c, out, mats):
-            d = grad(z)                       # the user's function: allocates if it returns a new array
-            for l in range(z.shape[0]):
-                out[l] = c * tparams[0] * d[l]
-    elif spec.complex_step_works(L):
-        @njit(inline="always")
-        def vjp(tparams, z, c, out, mats):
-            n = z.shape[0]
-            zc = mats.reshape(mats.size).view(np.complex128)[:n]      # 2 L² ≥ L complex slots
-            for l in range(n):
-                zc[l] = z[l]
-            for l in range(n):
-                zc[l] = complex(z[l], COMPLEX_STEP)
-                out[l] = c * tparams[0] * g(zc).imag / COMPLEX_STEP
-                zc[l] = z[l]
-    else:
-        @njit(inline="always")
-        def vjp(tparams, z, c, out, mats):
-            n = z.shape[0]
-            zh = mats.reshape(mats.size)[:n]
-            for l in range(n):
-                zh[l] = z[l]
-            for l in range(n):
-                h = 1e-6 * (1.0 + abs(z[l]))
-                zh[l] = z[l] + h
-                up = g(zh)
-                zh[l] = z[l] - h
-                down = g(zh)
-                zh[l] = z[l]
-                out[l] = c * tparams[0] * (up - down) / (2.0 * h)
-
-    @njit(inline="always")
-    def value(tcode, tparams, z):
-        return tparams[0] * g(z)
-
-    return value, vjp
-
-
-@njit(inline="always")
-def _unreachable_vjp(tcode, tparams, z, c, grad):
-    """Stand-in for links.target_scalar_vjp in ssi.custom's kernels: the matched student is handled
-    before (compiled_kernels' half_square), so this branch never runs."""
-    raise AssertionError("ssi.custom: the matched student's gradient is computed in half_square")
-
-
-@functools.lru_cache(maxsize=32)
-def compiled_kernels(spec: CustomTarget | None, L: int, matched: bool = True,
-                     activation: CustomActivation | None = None):
-    """The package's kernels with ``spec``'s function as the target and/or ``activation``'s as the
-    feed-forward activation (namespace of dispatchers); ``spec=None``: the registry's targets.
-
-    ``matched=False``: for the other students, which never need ∂g/∂z (not compiled then).
-    Every kernel is compiled lazily, at its first call.
-    """
-    from . import population
-    from .sgd import reduced
-
-    student_globals, scalar_globals = {}, {}
-    if spec is not None:
-        if spec.compiled is None:
-            raise ValueError(f"target function {spec.name!r} is not numba-compilable: no compiled kernels")
-        if matched and spec.grad is None and not spec.complex_step_works(L):
-            warnings.warn(f"target function {spec.name!r}: numba's complex-step gradient is not exact for it "
-                          "(no complex input, or a power z**n with n != 2, which numba evaluates by exp/log: "
-                          "write it as a product); the compiled matched student uses central differences "
-                          "(relative accuracy ~1e-8); pass grad= for an exact gradient", SlowTargetWarning,
-                          stacklevel=3)
-        value, vjp = _target_functions(spec, L, matched)
-        student_globals["target_scalar"] = value
-        scalar_globals["target_scalar_vjp"] = _unreachable_vjp
-    if activation is not None:
-        student_globals["_activation"], scalar_globals["_activation_derivative"] = _activation_functions(activation)
-    student = _rebind(links.student_scalar, **student_globals)
-    scalar = _rebind(links._scalar_loss_and_grad, student_scalar=student, **scalar_globals)
-
-    if spec is not None:
-        s_matched = links.S_MATCHED
-
-        @njit(inline="always")
-        def half_square(tcode, tparams, scode, sparams, zstar, q, a, mats):
-            y = value(tcode, tparams, zstar)
-            if scode == s_matched:    # links._scalar_loss_and_grad's matched branch, with scratch for the vjp
-                r = value(tcode, tparams, q) - y
-                vjp(tparams, q, r, a, mats)
-                return 0.5 * r * r
-            for l in range(q.shape[0]):
-                a[l] = 0.0
-            return scalar(tcode, tparams, scode, sparams, y, q, a, mats)
-
-        batch_target = _rebind(links.batch_target, target_scalar=value)
-    else:                             # a registry target (with a user's activation)
-        half_square = _rebind(links._half_square_loss_and_grad, _scalar_loss_and_grad=scalar)
-        batch_target = links.batch_target
-
-    loss_and_grad = _rebind(links.loss_and_grad, _half_square_loss_and_grad=half_square)
-    # population._grid_moments reaches the kernel as links.loss_and_grad: a stand-in module
-    links_view = types.ModuleType("ssi.links (custom target)")
-    links_view.loss_and_grad = loss_and_grad
-    # batch_loss_and_grad_given_y (the Python path of a target) reaches links' functions and codes
-    given_y_view = types.ModuleType("ssi.links (custom activation)")
-    given_y_view.__dict__.update({k: v for k, v in vars(links).items() if not k.startswith("__")})
-    given_y_view._scalar_loss_and_grad = scalar
-    return types.SimpleNamespace(
-        batch_target=batch_target,
-        batch_student=_rebind(links.batch_student, student_scalar=student),
-        batch_loss_and_grad=_rebind(links.batch_loss_and_grad, loss_and_grad=loss_and_grad),
-        batch_loss_and_grad_given_y=_rebind(batch_loss_and_grad_given_y, links=given_y_view),
-        grid_moments=_rebind(population._grid_moments, links=links_view),
-        advance_tied=_rebind(reduced.advance_tied, loss_and_grad=loss_and_grad),
-        advance_untied=_rebind(reduced.advance_untied, loss_and_grad=loss_and_grad),
-    )
-
-
-# --- the Python path (a target numba cannot compile) --------------------------------------
-@njit(cache=True)
-def batch_loss_and_grad_given_y(scode, sparams, y, q, lcode):
-    """Loss (n,) and a = ∂ℓ/∂q (n, L) of a non-matched student for given target values y (n,)."""
-    n, L = q.shape
-    loss = np.empty(n)
-    a = np.zeros((n, L))
-    mats = np.zeros((4, L, L))
-    dummy = np.ones(1)
-    for i in range(n):
-        half = links._scalar_loss_and_grad(links.T_LINEAR, dummy, scode, sparams, y[i], q[i], a[i], mats)
-        loss[i] = half if lcode == links.LOSS_HALF_SQUARE else links._other_loss(lcode, half, a[i], 1)
-    return loss, a
-
-
-def python_loss_and_grad(problem, zstar, q):
-    """Problem.loss_and_grad for a target on the Python path."""
-    spec = problem.target
-    scale = problem.target_scale
-    y = scale * spec.python_values(zstar)
-    _, _, scode, sparams = problem.codes
-    if scode != links.S_MATCHED:
-        given_y = _activation_kernels(problem).batch_loss_and_grad_given_y
-        return given_y(scode, sparams, y, q, problem.loss_code)
-    r = scale * spec.python_values(q) - y
-    a = (r * scale)[:, None] * spec.python_gradient(q)
-    half = 0.5 * r * r
-    if problem.loss == "mse":
-        return 2.0 * half, 2.0 * a
-    if problem.loss == "frobenius":
-        norm = np.abs(r)
-        inverse = np.divide(1.0, norm, out=np.zeros_like(norm), where=norm > 0)
-        return norm, a * inverse[:, None]
-    return half, a
-
-
-def python_student(problem, q):
-    """Problem.student_value for a target on the Python path (shape (n, 1))."""
-    _, _, scode, sparams = problem.codes
-    if scode == links.S_MATCHED:
-        return (problem.target_scale * problem.target.python_values(q))[:, None]
-    return _activation_kernels(problem).batch_student(scode, sparams, links.T_LINEAR, np.ones(1), q, 1)
-
-
-def _activation_kernels(problem):
-    """The batch kernels of a Python-path target's student: the registry's, or compiled for a user's
-    activation (with the registry's target code T_LINEAR as a placeholder: the target enters through y)."""
-    if isinstance(problem.activation, CustomActivation):
-        return compiled_kernels(None, problem.L, False, problem.activation)
-    return types.SimpleNamespace(batch_student=links.batch_student,
-                                 batch_loss_and_grad_given_y=batch_loss_and_grad_given_y)

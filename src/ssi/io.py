@@ -68,7 +68,7 @@ def save_result(stem, arrays: dict, provenance: dict) -> None:
         the record's ``"config"`` entry (the config slice the writer used) when there is
         one, else the writer's whole record.
     """
-    from . import __version__
+    from .version import __version__
     from .provenance import result_record
 
     stem = Path(stem)

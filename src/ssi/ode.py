@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .population import _integrator, tied_state
+from .population import integrator
+from .state import tied_state
 
 __all__ = ["ODESolution", "EscapeSteps", "integrate_ode", "escape_time", "sie_learning_rate", "ODE_BUDGET"]
 
@@ -185,7 +186,7 @@ def _check_token_symmetric(problem, seed=11):
 
 
 def _rhs_factory(problem, lr, lr_schedule, noise, quadrature, token_symmetric=False):
-    integ = _integrator(problem, quadrature.get("n_points"), quadrature.get("method", "auto"),
+    integ = integrator(problem, quadrature.get("n_points"), quadrature.get("method", "auto"),
                         quadrature.get("budget", ODE_BUDGET), quadrature.get("qmc_log2", 14),
                         quadrature.get("qmc_reps", 8), quadrature.get("seed", 0))
     L = problem.L

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
+from .softmax import logistic
+
 #: Gauss–Hermite points per axis of the 4-D integral C(e, m) (accuracy: see benchmarks/phase_diagram.py)
 C_POINTS = 33
 #: Gauss–Hermite points per axis of the 2-D integrals N(e), M(e)
@@ -69,14 +71,6 @@ def gauss_hermite(n: int):
     return x, w / math.sqrt(2.0 * math.pi)
 
 
-@njit(cache=True, inline="always")
-def _sigmoid(x):
-    if x >= 0.0:
-        return 1.0 / (1.0 + math.exp(-x))
-    ex = math.exp(x)
-    return ex / (1.0 + ex)
-
-
 @njit(cache=True, parallel=True)
 def _overlap_integral(e, m, x, w):
     """C(e_k, m_k) = E⟨S(z*), F(m z* + √(1−m²) ξ + e(1, −1))⟩ for each k, tensor Gauss–Hermite.
@@ -92,8 +86,8 @@ def _overlap_integral(e, m, x, w):
         for i in range(n):
             for j in range(n):
                 a1, a2 = x[i], x[j]
-                s1 = _sigmoid(a1 * (a1 - a2))
-                s2 = _sigmoid(a2 * (a2 - a1))
+                s1 = logistic(a1 * (a1 - a2))
+                s2 = logistic(a2 * (a2 - a1))
                 mu1 = m[k] * a1 + e[k]
                 mu2 = m[k] * a2 - e[k]
                 inner = 0.0
@@ -102,8 +96,8 @@ def _overlap_integral(e, m, x, w):
                     row = 0.0
                     for r in range(n):
                         q2 = mu2 + s * x[r]
-                        f1 = _sigmoid(q1 * (q1 - q2))
-                        f2 = _sigmoid(q2 * (q2 - q1))
+                        f1 = logistic(q1 * (q1 - q2))
+                        f2 = logistic(q2 * (q2 - q1))
                         row += w[r] * (s1 * f1 + (1.0 - s1) * (1.0 - f1) + s2 * f2 + (1.0 - s2) * (1.0 - f2))
                     inner += w[p] * row
                 total += w[i] * w[j] * inner
@@ -297,7 +291,7 @@ def polar_grid(land: Landscape, n_r: int = 200, n_theta: int = 200) -> PolarGrid
     return PolarGrid(r, theta, e, m, basis)
 
 
-def _coefficient_rows(a, omega):
+def coefficient_rows(a, omega):
     """Rows (P, 6) of basis coefficients of the (e, m)-dependent part of R for arrays a, ω."""
     a, omega = np.broadcast_arrays(np.asarray(a, float), np.asarray(omega, float))
     x = 1.0 / (1.0 + np.exp(-2.0 * a.ravel() ** 2))
@@ -414,7 +408,7 @@ def local_minima(land: Landscape, grid: PolarGrid, a: float, omega: float, value
     list of (e, m, R) sorted by R.
     """
     if values is None:
-        values = (_coefficient_rows(a, omega) @ grid.basis.reshape(6, -1)).reshape(1, *grid.e.shape)
+        values = (coefficient_rows(a, omega) @ grid.basis.reshape(6, -1)).reshape(1, *grid.e.shape)
         mask = grid_minima(values)
         values, mask = values[0], mask[0]
     const = land.constant(a, omega)
@@ -459,7 +453,7 @@ def phase_diagram(land: Landscape, grid: PolarGrid, a_values, omega_values, prog
     refined = 0
     n_r, n_t = grid.e.shape
     for row, omega in enumerate(omega_values):
-        values = (_coefficient_rows(a_values, np.full_like(a_values, omega)) @ basis).reshape(-1, n_r, n_t)
+        values = (coefficient_rows(a_values, np.full_like(a_values, omega)) @ basis).reshape(-1, n_r, n_t)
         masks = grid_minima(values)
         pos, sem = masks[:, -1, 0], masks[:, -1, -1]            # corners (1, 0) and (0, 1)
         count = masks.reshape(masks.shape[0], -1).sum(axis=1)

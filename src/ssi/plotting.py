@@ -35,7 +35,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: 
 from matplotlib.transforms import ScaledTranslation  # noqa: E402
 
 from . import legibility  # noqa: E402
-from .io import _atomic_write_bytes  # noqa: E402
+from .io import atomic_write_bytes  # noqa: E402
 
 #: figure width of one column / two columns of a two-column paper, inches
 WIDTH_SINGLE = 3.4
@@ -363,7 +363,7 @@ def save_figure(fig, path, check: bool = True) -> None:
         fig.ssi_legible = True        # its pdf and png are saved one after the other: checked once
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, metadata=_METADATA[fmt])
-    _atomic_write_bytes(path, buffer.getvalue())
+    atomic_write_bytes(path, buffer.getvalue())
 
 
 def new_figure(ncols=1, nrows=1, width=WIDTH_DOUBLE, height=2.4, **kwargs):

@@ -43,6 +43,8 @@ integration rule:
   slope of ``E[a z*]`` in ``m`` is lost.
 
 Quasi-Monte Carlo estimates come with a standard error from independent scramblings.
+The rules are in :mod:`ssi.quadrature`, the broadcasting of states in :mod:`ssi.state`, the
+exact feed-forward path in :mod:`ssi.population_hermite`.
 
 Other per-sample losses (``Problem.loss``, docs/theory.md, "The authors' conventions"):
 "mse" is ``(2/n_out)`` times the half-square loss, so the Hermite feed-forward path
@@ -53,15 +55,20 @@ rescales its moments (loss and ``E[a ·]`` by ``2/n_out``, ``E[a²]`` by its squ
 from __future__ import annotations
 
 import math
+import types
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
 import numpy as np
-from numpy.polynomial.hermite_e import hermegauss
-from numpy.polynomial.legendre import leggauss
 from numba import njit
 
 from . import links
+from .hermite_expansion import polynomial_degree
+from .kernels import compiled_kernels, rebind, user_functions
+from .population_hermite import HermiteFeedForward
+from .quadrature import (FF_X_POINTS, QMC_LOG2, QMC_REPS, gauss_hermite_rule, sobol_normal_rule,
+                         split_normal_rule)
+from .state import tied_state, untied_state
 
 __all__ = [
     "Moments",
@@ -74,190 +81,13 @@ __all__ = [
     "split_normal_rule",
 ]
 
+
 #: largest tensor Gauss–Hermite grid chosen by default (points)
 GH_BUDGET = 500_000
+
+
 #: ζ-axis Gauss–Hermite points of the feed-forward path (exact for targets of degree ≤ 4)
 FF_ZETA_POINTS = 7
-#: points per side of the split Gauss rule on the feed-forward h axis
-FF_X_POINTS = 16
-#: quasi-Monte Carlo defaults: 2**QMC_LOG2 points per scrambling, QMC_REPS scramblings
-QMC_LOG2 = 14
-QMC_REPS = 8
-
-
-# --- integration rules -------------------------------------------------------------
-@lru_cache(maxsize=64)
-def gauss_hermite_rule(dim: int, n: int):
-    """Tensor Gauss–Hermite rule for the standard normal law in ``dim`` dimensions.
-
-    Parameters
-    ----------
-    dim : int
-        Dimension.
-    n : int
-        Points per axis (the rule has ``n**dim`` points).
-
-    Returns
-    -------
-    points : ndarray, shape (n**dim, dim)
-    weights : ndarray, shape (n**dim,)
-        Positive, summing to one.
-    """
-    x, w = hermegauss(n)
-    w = w / w.sum()
-    grids = np.meshgrid(*([x] * dim), indexing="ij")
-    points = np.stack([g.ravel() for g in grids], axis=1)
-    weights = np.ones(1)
-    for _ in range(dim):
-        weights = np.multiply.outer(weights, w).ravel()
-    points.flags.writeable = False
-    weights.flags.writeable = False
-    return points, weights
-
-
-@lru_cache(maxsize=64)
-def sobol_normal_rule(dim: int, log2_points: int = QMC_LOG2, n_rep: int = QMC_REPS, seed: int = 0):
-    """Independently scrambled Sobol point sets mapped to the standard normal law.
-
-    Returns
-    -------
-    points : ndarray, shape (n_rep, 2**log2_points, dim)
-        One scrambled set per repetition; the spread of the per-set means estimates
-        the error.
-    """
-    # imported here: scipy.stats adds ~0.7 s to every `import ssi` (every workflow job)
-    from scipy import special
-    from scipy.stats import qmc
-
-    sets = []
-    for r in range(n_rep):
-        sampler = qmc.Sobol(d=dim, scramble=True, seed=np.random.default_rng([seed, r, dim]))
-        u = sampler.random_base2(log2_points)
-        sets.append(special.ndtri(np.clip(u, 1e-16, 1 - 1e-16)))
-    points = np.stack(sets)
-    points.flags.writeable = False
-    return points
-
-
-def _gauss_from_discrete(x, w, n):
-    """n-point Gauss rule of a discrete measure (Stieltjes procedure + Golub–Welsch)."""
-    mass = w.sum()
-    p_prev = np.zeros_like(x)
-    p = np.full_like(x, 1 / math.sqrt(mass))
-    alpha, beta = np.empty(n), np.empty(n)
-    b_prev = 0.0
-    for k in range(n):
-        alpha[k] = np.sum(w * x * p * p)
-        r = (x - alpha[k]) * p - b_prev * p_prev
-        beta[k] = math.sqrt(np.sum(w * r * r))
-        p_prev, p, b_prev = p, r / beta[k], beta[k]
-    J = np.diag(alpha) + np.diag(beta[:-1], 1) + np.diag(beta[:-1], -1)
-    nodes, vecs = np.linalg.eigh(J)
-    return nodes, mass * vecs[0] ** 2
-
-
-@lru_cache(maxsize=4)
-def _legendre(n):
-    return leggauss(n)
-
-
-@lru_cache(maxsize=256)
-def split_normal_rule(c: float, n: int = FF_X_POINTS):
-    """Gauss rules for the standard normal law on (−∞, c) and (c, ∞), concatenated.
-
-    Integrates exactly (to rounding) the product of the normal density with functions
-    that are polynomials of degree < 2n on each side of ``c``, e.g. ReLU kinks at ``c``.
-
-    Returns
-    -------
-    nodes, weights : ndarray
-        Weights sum to one.
-    """
-    from scipy import special  # imported here, as in sobol_normal_rule
-
-    nodes, weights = [], []
-    for lo, hi in ((min(c, -13.0) - 1.0, c), (c, max(c, 13.0) + 1.0)):
-        lo, hi = max(lo, -14.0), min(hi, 14.0)
-        if hi - lo < 1e-12 or special.ndtr(hi) - special.ndtr(lo) < 1e-30:
-            continue
-        t, v = _legendre(400)
-        x = 0.5 * (hi - lo) * t + 0.5 * (hi + lo)
-        wx = 0.5 * (hi - lo) * v * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
-        xn, wn = _gauss_from_discrete(x, wx, n)
-        nodes.append(xn)
-        weights.append(wn)
-    nodes, weights = np.concatenate(nodes), np.concatenate(weights)
-    weights = weights / weights.sum()
-    nodes.flags.writeable = False
-    weights.flags.writeable = False
-    return nodes, weights
-
-
-# --- states ------------------------------------------------------------------------
-def tied_state(problem, m, e=0.0):
-    """Broadcast a tied state to flat arrays.
-
-    Parameters
-    ----------
-    problem : Problem
-        A tied problem.
-    m : array_like
-        Overlaps ``m``.
-    e : array_like
-        PE overlaps in the convention of the module docstring.
-
-    Returns
-    -------
-    shape : tuple
-        Shape of the state array.
-    m : ndarray, shape (S,)
-    eps : ndarray, shape (S, k)
-        PE coordinates (k = rank of the PE).
-    e_tokens : ndarray, shape (S, L)
-        Per-token shifts ``e_l``.
-    """
-    P = problem.pe_matrix()
-    k = P.shape[1]
-    m = np.asarray(m, dtype=float)
-    e = np.asarray(e, dtype=float)
-    if k == 0:
-        if np.any(e != 0):
-            raise ValueError("e must be 0 for pe='none'")
-        shape = m.shape
-        eps = np.zeros(m.shape + (0,))
-    elif problem.pe == "opposite":
-        m, e = np.broadcast_arrays(m, e)
-        shape = m.shape
-        eps = e[..., None]
-    else:
-        if e.ndim == 0:
-            e = np.full(problem.L, float(e))
-        if e.shape[-1] != problem.L:
-            raise ValueError(f"e must have a last axis of length L={problem.L} for pe='orthonormal'")
-        shape = np.broadcast_shapes(m.shape, e.shape[:-1])
-        m = np.broadcast_to(m, shape)
-        eps = np.broadcast_to(e, shape + (problem.L,))
-    m = np.ascontiguousarray(m, dtype=float).reshape(-1)
-    eps = np.ascontiguousarray(eps, dtype=float).reshape(m.size, k)
-    if np.any(np.abs(m) > 1 + 1e-12):
-        raise ValueError("m must lie in [−1, 1]")
-    return shape, m, eps, eps @ P.T
-
-
-def _untied_state(problem, m, Q):
-    L = problem.L
-    m = np.asarray(m, dtype=float)
-    if m.ndim == 0:
-        m = np.full(L, float(m))
-    Q = np.ones(L) if Q is None else np.asarray(Q, dtype=float)
-    if m.shape[-1] != L or Q.shape[-1] != L:
-        raise ValueError(f"untied m and Q must have a last axis of length L={L}")
-    shape = np.broadcast_shapes(m.shape[:-1], Q.shape[:-1])
-    m = np.broadcast_to(m, shape + (L,)).reshape(-1, L)
-    Q = np.broadcast_to(Q, shape + (L,)).reshape(-1, L)
-    if np.any(Q < m * m - 1e-12):
-        raise ValueError("untied states need Q_l ≥ m_l²")
-    return shape, m, Q
 
 
 def _is_feedforward(problem) -> bool:
@@ -314,7 +144,7 @@ class Moments:
 _FIELDS = ("loss", "a_zstar", "a_q", "a_xi", "a", "a2")
 
 
-def _reduce(problem, zstar, q, z, xi, e_tok, weights, n_rep):
+def reduce_points(problem, zstar, q, z, xi, e_tok, weights, n_rep):
     """Weighted means of the per-point integrands; returns (mean, stderr) vectors.
 
     ``weights`` sum to one within each of the ``n_rep`` consecutive blocks of points.
@@ -368,7 +198,7 @@ def _ff_points(m_vec, c_vec, shift, n_x, zeta_pts, zeta_w):
 
 
 @njit(cache=True)
-def _grid_moments(tcode, tparams, scode, sparams, lcode, Z, wz, E, we, product, m, s, e_tok):
+def grid_moments(tcode, tparams, scode, sparams, lcode, Z, wz, E, we, product, m, s, e_tok):
     """Weighted sums of (ℓ, a z*, a q, a ξ, a, a²) over points z (rows of Z) and η (rows of E).
 
     The pre-activations are z, the teacher's z* = m z + s η (so that ξ = s z − m η and
@@ -403,8 +233,28 @@ def _grid_moments(tcode, tparams, scode, sparams, lcode, Z, wz, E, we, product, 
     return out
 
 
-def _python_grid_moments(tcode, tparams, scode, sparams, lcode, Z, wz, E, we, product, m, s, e_tok, *, problem):
-    """:func:`_grid_moments` in numpy, through ``problem.loss_and_grad`` (the Python path of ssi.custom)."""
+def moments_kernel(problem):
+    """The compiled :func:`grid_moments` for ``problem``: the registry's (looked up at each call), a
+    copy compiled with a user's target or activation inlined (:mod:`ssi.kernels`), or None for a
+    user's target that numba cannot compile (then :func:`python_grid_moments`)."""
+    key = user_functions(problem)
+    if key is None:
+        return grid_moments
+    if key[0] is not None and key[0].compiled is None:
+        return None
+    return _user_moments_kernel(*key)
+
+
+@lru_cache(maxsize=32)
+def _user_moments_kernel(spec, L, matched, activation):
+    # grid_moments reaches the per-sample kernel as links.loss_and_grad: a stand-in module
+    links_view = types.ModuleType("ssi.links (custom target)")
+    links_view.loss_and_grad = compiled_kernels(spec, L, matched, activation).loss_and_grad
+    return rebind(grid_moments, links=links_view)
+
+
+def python_grid_moments(tcode, tparams, scode, sparams, lcode, Z, wz, E, we, product, m, s, e_tok, *, problem):
+    """:func:`grid_moments` in numpy, through ``problem.loss_and_grad`` (the Python path of :mod:`ssi.kernels`)."""
     if product:
         Zp = np.repeat(Z, E.shape[0], axis=0)
         Ep = np.tile(E, (Z.shape[0], 1))
@@ -412,7 +262,7 @@ def _python_grid_moments(tcode, tparams, scode, sparams, lcode, Z, wz, E, we, pr
     else:
         Zp, Ep, w = Z, E, wz
     zstar, xi = m * Zp + s * Ep, s * Zp - m * Ep
-    return _reduce(problem, zstar, Zp + e_tok, Zp, xi, e_tok[None, :], w, 1)[0]
+    return reduce_points(problem, zstar, Zp + e_tok, Zp, xi, e_tok[None, :], w, 1)[0]
 
 
 def _axis_points(degree, points):
@@ -420,156 +270,11 @@ def _axis_points(degree, points):
     return None if degree is None else max(2, points(degree))
 
 
-def _sparse(alpha):
-    """Multi-index as a tuple of (token, degree) pairs with degree > 0."""
-    return tuple((l, k) for l, k in enumerate(alpha) if k)
-
-
-def _hermite_product(p1, p2):
-    """Expansion of the product of two Hermite expansions {sparse α: a_α} (f = Σ a_α He_α).
-
-    Token by token, He_m He_n = Σ_k C(m,k) C(n,k) k! He_{m+n−2k}.
-    """
-    out = {}
-    for a, ca in p1.items():
-        for b, cb in p2.items():
-            da, db = dict(a), dict(b)
-            terms = [((), ca * cb)]
-            for l in sorted(set(da) | set(db)):
-                m, n = da.get(l, 0), db.get(l, 0)
-                opts = [(m + n - 2 * k, math.comb(m, k) * math.comb(n, k) * math.factorial(k))
-                        for k in range(min(m, n) + 1)]
-                terms = [(t + (((l, d),) if d else ()), c * w) for t, c in terms for d, w in opts]
-            for t, c in terms:
-                out[t] = out.get(t, 0.0) + c
-    return {t: c for t, c in out.items() if c != 0.0}
-
-
-class _Expansion:
-    """A finite Hermite expansion in padded arrays: ρ^α and |α| for many α at once."""
-
-    def __init__(self, terms):
-        self.coef = np.array(list(terms.values()), dtype=float)
-        width = max([len(t) for t in terms] + [1])
-        self.idx = np.zeros((len(terms), width), dtype=int)
-        self.pow = np.zeros((len(terms), width), dtype=int)
-        for i, t in enumerate(terms):
-            for j, (l, k) in enumerate(t):
-                self.idx[i, j], self.pow[i, j] = l, k
-        self.degree = self.pow.sum(axis=1)
-
-    def powers(self, rho):
-        """ρ^α for every term."""
-        return np.prod(rho[self.idx] ** self.pow, axis=1)
-
-
-class _HermiteFeedForward:
-    """Feed-forward moments for a polynomial target, as 1-D integrals over x = h/σ_h.
-
-    ``x`` is the standardised student pre-activation, a unit combination ``v·w`` of
-    ``w = (z*, ξ)`` with ``v = (m/√L, c/√L)/σ_h``. For Hermite polynomials of w,
-    ``E[He_α(w) | v·w = x] = v^α He_{|α|}(x)``; with the finite expansions of g and g²
-    (product formula) and ``z*_l He_α = He_{α+e_l} + α_l He_{α−e_l}`` every moment becomes
-    an integral over x of the activation times a polynomial in x, done with the split rule.
-    Exact for polynomial targets, with a cost independent of L.
-    """
-
-    def __init__(self, problem, degree, n_x):
-        from .hermite import target_coefficients
-
-        self.problem, self.n_x = problem, n_x
-        L = problem.L
-        coef = target_coefficients(problem, degree)
-        terms = {}
-        for alpha, c in coef.items():
-            c = c / np.prod([math.factorial(k) for k in alpha])
-            if c != 0.0:
-                terms[_sparse(alpha)] = c
-        terms = terms or {(): 0.0}
-        self.g = _Expansion(terms)
-        self.g2 = _Expansion(_hermite_product(terms, terms))
-        # entries (term, token, power) for z*_l He_α ∋ α_l He_{α−e_l}
-        rows, toks, pows = [], [], []
-        for i, t in enumerate(terms):
-            for l, k in t:
-                rows.append(i), toks.append(l), pows.append(k)
-        self.down_row = np.array(rows, dtype=int)
-        self.down_tok = np.array(toks, dtype=int)
-        self.down_k = np.array(pows, dtype=float)
-        self.down_pow = self.g.pow[self.down_row].copy()
-        for e, (i, l) in enumerate(zip(rows, toks)):
-            j = list(self.g.idx[i]).index(l)
-            self.down_pow[e, j] -= 1
-        self.onehot = np.zeros((len(rows), L))
-        self.onehot[np.arange(len(rows)), self.down_tok] = 1.0
-        self.max_degree = int(max(self.g2.degree.max(), self.g.degree.max() + 1))
-        # two teacher inputs with different g: a(z*₁) − a(z*₂) = (g₂ − g₁) σ'/√L
-        self.z_ref = np.zeros(L)
-        g0 = float(problem.target_value(self.z_ref[None])[0])
-        candidates = np.concatenate([np.eye(L)[:1] * np.array([[1.0], [2.0], [-1.0]]),
-                                     np.random.default_rng(7).standard_normal((8, L))])
-        values = problem.target_value(candidates) - g0
-        best = int(np.argmax(np.abs(values)))
-        if abs(values[best]) > 1e-6:
-            self.z_alt, self.dg = candidates[best], float(values[best])
-        else:   # constant target
-            self.z_alt, self.dg = None, 0.0
-
-    def _activation(self, h):
-        """σ and σ' at the student's pre-activations h (through the public links)."""
-        L = self.problem.L
-        q = np.repeat((h / math.sqrt(L))[:, None], L, axis=1)
-        sigma = self.problem.student_value(q)
-        if self.z_alt is None:
-            return sigma, np.zeros_like(sigma)
-        _, a1 = self.problem.loss_and_grad(np.broadcast_to(self.z_ref, q.shape), q)
-        _, a2 = self.problem.loss_and_grad(np.broadcast_to(self.z_alt, q.shape), q)
-        return sigma, math.sqrt(L) * (a1[:, 0] - a2[:, 0]) / self.dg
-
-    def moments(self, m_vec, c_vec, e_tok):
-        L = m_vec.size
-        shift = e_tok.sum() / math.sqrt(L)
-        sd_h = math.sqrt((m_vec @ m_vec + c_vec @ c_vec) / L)
-        rho, kappa = m_vec / (math.sqrt(L) * sd_h), c_vec / (math.sqrt(L) * sd_h)
-        x, w = split_normal_rule(round(float(-shift / sd_h), 13), self.n_x)
-        S, dS = self._activation(sd_h * x + shift)
-        He = _hermite_table(x, self.max_degree + 1)
-        ga = self.g.coef * self.g.powers(rho)
-        G1 = He[:, self.g.degree] @ ga                                  # E[g | x]
-        G2 = He[:, self.g2.degree] @ (self.g2.coef * self.g2.powers(rho))   # E[g² | x]
-        up = He[:, self.g.degree + 1] @ ga                              # Σ a_α ρ^α He_{|α|+1}
-        down = (self.g.coef[self.down_row] * self.down_k
-                * np.prod(rho[self.g.idx[self.down_row]] ** self.down_pow, axis=1))
-        Gz = up[:, None] * rho + (He[:, self.g.degree[self.down_row] - 1] * down) @ self.onehot
-        Gxi = up[:, None] * kappa                                       # E[g ξ_l | x]
-        pref = dS / math.sqrt(L)
-        resid2 = S * S - 2 * S * G1 + G2                                # E[(σ − g)² | x]
-        loss = 0.5 * (w @ resid2)
-        a = np.full(L, w @ (pref * (S - G1)))
-        a_zs = w @ (pref[:, None] * (S[:, None] * rho * x[:, None] - Gz))
-        a_xi = w @ (pref[:, None] * (S[:, None] * kappa * x[:, None] - Gxi))
-        a_z = m_vec * a_zs + c_vec * a_xi
-        a2 = np.full(L, w @ (pref * pref * resid2))
-        return np.concatenate([[loss], a_zs, a_z + e_tok * a, a_xi, a, a2]), None
-
-
-def _hermite_table(x, order):
-    out = np.empty((x.size, order + 1))
-    out[:, 0] = 1.0
-    if order >= 1:
-        out[:, 1] = x
-    for n in range(1, order):
-        out[:, n + 1] = x * out[:, n] - n * out[:, n - 1]
-    return out
-
-
-class _Integrator:
+class Integrator:
     """Chooses and holds the integration rule of a problem (see the module docstring)."""
 
     def __init__(self, problem, *, n_points=None, method="auto", budget=GH_BUDGET,
                  qmc_log2=QMC_LOG2, qmc_reps=QMC_REPS, seed=0, n_x=FF_X_POINTS):
-        from .hermite import polynomial_degree   # hermite imports this module
-
         if method not in ("auto", "gh", "qmc"):
             raise ValueError(f"method={method!r} is unknown; allowed: auto, gh, qmc")
         self.problem = problem
@@ -584,7 +289,7 @@ class _Integrator:
             if deg_g:   # a polynomial target of degree ≥ 1 (σ' is read off two target values)
                 # the expansion is of ½(σ − g)²; "mse" is (2/n_out)·half_square: rescale the moments
                 half = problem if problem.loss == "half_square" else replace(problem, loss="half_square")
-                self.hermite, self.method, self.n_rep = _HermiteFeedForward(half, deg_g, n_x), "hermite", 1
+                self.hermite, self.method, self.n_rep = HermiteFeedForward(half, deg_g, n_x), "hermite", 1
                 c = 2.0 / problem.n_out if problem.loss == "mse" else 1.0
                 self.hermite_scale = np.concatenate([[c], np.full(4 * L, c), np.full(L, c * c)])
                 return
@@ -638,13 +343,13 @@ class _Integrator:
         if self.ff:
             zs, q, z, xi, w = _ff_points(np.full(L, m), np.full(L, s), e_tok.sum() / math.sqrt(L),
                                          self.n_x, self.points, self.w)
-            return _reduce(self.problem, zs, q, z, xi, e_tok[None, :], w, self.n_rep)
+            return reduce_points(self.problem, zs, q, z, xi, e_tok[None, :], w, self.n_rep)
         tcode, tparams, scode, sparams = self.problem.codes
         lcode = self.problem.loss_code
         e_tok = np.ascontiguousarray(e_tok, dtype=float)
-        kernels = self.problem.kernels
-        # a user's target that numba cannot compile (ssi.custom): the same sums in numpy
-        grid = partial(_python_grid_moments, problem=self.problem) if kernels is None else kernels.grid_moments
+        grid = moments_kernel(self.problem)
+        if grid is None:        # a user's target that numba cannot compile (ssi.custom): the same sums in numpy
+            grid = partial(python_grid_moments, problem=self.problem)
         if self.method == "gh":
             return grid(tcode, tparams, scode, sparams, lcode, self.Z, self.wz, self.E, self.we,
                         True, m, s, e_tok), None
@@ -660,12 +365,13 @@ class _Integrator:
             vec, _ = self.hermite.moments(m_vec, c_vec, np.zeros(self.problem.L))
             return vec * self.hermite_scale, None
         zs, q, z, xi, w = _ff_points(m_vec, c_vec, 0.0, self.n_x, self.points, self.w)
-        return _reduce(self.problem, zs, q, z, xi, np.zeros((1, self.problem.L)), w, self.n_rep)
+        return reduce_points(self.problem, zs, q, z, xi, np.zeros((1, self.problem.L)), w, self.n_rep)
 
 
 @lru_cache(maxsize=64)
-def _integrator(problem, n_points, method, budget, qmc_log2, qmc_reps, seed):
-    return _Integrator(problem, n_points=n_points, method=method, budget=budget,
+def integrator(problem, n_points, method, budget, qmc_log2, qmc_reps, seed):
+    """The :class:`Integrator` of ``problem`` with these options, built once per process."""
+    return Integrator(problem, n_points=n_points, method=method, budget=budget,
                        qmc_log2=qmc_log2, qmc_reps=qmc_reps, seed=seed)
 
 
@@ -699,7 +405,7 @@ def expectations(problem, m, e=0.0, *, Q=None, n_points=None, method="auto", bud
     Moments
         Arrays with the shape of the broadcast state (plus a token axis).
     """
-    integ = _integrator(problem, n_points, method, budget, qmc_log2, qmc_reps, seed)
+    integ = integrator(problem, n_points, method, budget, qmc_log2, qmc_reps, seed)
     L = problem.L
     if problem.tied:
         if Q is not None:
@@ -709,7 +415,7 @@ def expectations(problem, m, e=0.0, *, Q=None, n_points=None, method="auto", bud
     else:
         if np.any(np.asarray(e) != 0):
             raise ValueError("untied students have no positional encoding: e must be 0")
-        shape, m_flat, Q_flat = _untied_state(problem, m, Q)
+        shape, m_flat, Q_flat = untied_state(problem, m, Q)
         results = [integ.untied(mi, Qi) for mi, Qi in zip(m_flat, Q_flat)]
     return _pack(results, shape, L)
 
@@ -770,3 +476,4 @@ def population_gradient(problem, m, e=0.0, **kwargs):
     dm = mom.sum_a_zstar - m_arr * mom.sum_a_xi / s
     de = mom.a @ problem.pe_matrix()
     return dm, de
+

@@ -8,13 +8,13 @@ The numerical links behind the names are in :mod:`ssi.links`.
 from __future__ import annotations
 
 import math
-import types
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import links
 from .custom import CustomActivation, as_activation, as_target
+from .kernels import link_kernels, python_loss_and_grad, python_student
 
 # --- registries ----------------------------------------------------------------
 #: targets: name -> (code, parameters, smallest L, description)
@@ -97,17 +97,6 @@ LOSSES: dict[str, tuple[int, str]] = {
     "frobenius": (links.LOSS_FROBENIUS, "‖ŷ − y‖_F, not squared (the authors' 'frobenius'; |ŷ − y| for scalar "
                                         "outputs); gradient Jᵀ(ŷ − y)/‖ŷ − y‖."),
 }
-
-
-def _registry_kernels():
-    """The registry's compiled kernels (the ones :mod:`ssi.custom` recompiles for a user's target),
-    looked up at each call (so that a test can monkeypatch them)."""
-    from . import population
-    from .sgd import reduced
-    return types.SimpleNamespace(
-        batch_target=links.batch_target, batch_student=links.batch_student,
-        batch_loss_and_grad=links.batch_loss_and_grad, grid_moments=population._grid_moments,
-        advance_tied=reduced.advance_tied, advance_untied=reduced.advance_untied)
 
 
 def _check_name(parameter: str, value, registry) -> None:
@@ -287,17 +276,9 @@ class Problem:
 
     @property
     def kernels(self):
-        """The compiled kernels of this problem's target (namespace), or None for a user's target
-        that numba cannot compile (the Python path of :mod:`ssi.custom`)."""
-        custom_target = self._codes[0] == links.T_CUSTOM
-        activation = self.activation if isinstance(self.activation, CustomActivation) else None
-        if not custom_target and activation is None:
-            return _registry_kernels()
-        if custom_target and self.target.compiled is None:
-            return None
-        from .custom import compiled_kernels
-        return compiled_kernels(self.target if custom_target else None, self.L,
-                                self._codes[2] == links.S_MATCHED, activation)
+        """The compiled link-level kernels of this problem (namespace, :func:`ssi.kernels.link_kernels`),
+        or None for a user's target that numba cannot compile (the Python path of :mod:`ssi.kernels`)."""
+        return link_kernels(self)
 
     @property
     def codes(self):
@@ -340,7 +321,6 @@ class Problem:
         tcode, tparams, scode, sparams = self._codes
         kernels = self.kernels
         if kernels is None:
-            from .custom import python_student
             out = python_student(self, q)
         else:
             out = kernels.batch_student(scode, sparams, tcode, tparams, q, self.n_out)
@@ -364,7 +344,6 @@ class Problem:
         tcode, tparams, scode, sparams = self._codes
         kernels = self.kernels
         if kernels is None:
-            from .custom import python_loss_and_grad
             return python_loss_and_grad(self, z, q)
         return kernels.batch_loss_and_grad(tcode, tparams, scode, sparams, z, q, self.loss_code)
 

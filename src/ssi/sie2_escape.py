@@ -190,7 +190,7 @@ def activation_moments(activation: str = "relu", n: int = 48) -> dict:
     The x axis is split at 0 (a Gauss rule on each side, exact for ReLU and polynomials); σ is
     the registry activation (through :class:`ssi.Problem`) and σ' a central difference.
     """
-    from .population import split_normal_rule
+    from .quadrature import split_normal_rule
     from .problems import Problem
 
     prob = Problem(L=1, target="he2_sum", student="tied", activation=activation)
@@ -334,7 +334,7 @@ def attention_noise(L: int, scales, *, samples: int = 4000, seed=0, gh_points: i
     if L < 2:
         raise ValueError(f"L={L!r} is not allowed; attention needs L ≥ 2 (at L = 1 its output is constant)")
     if L <= 3:
-        from .population import gauss_hermite_rule
+        from .quadrature import gauss_hermite_rule
 
         q, w = gauss_hermite_rule(L, gh_points)
         f, G, S2, S4, Q2 = attention_sample_terms(np.ascontiguousarray(q))

@@ -10,16 +10,10 @@ import numpy as np
 from numba import njit, prange
 
 from .. import phase
+from ..softmax import logistic
 
 
 # --- basis functions on arbitrary points ----------------------------------------------------------
-@njit(cache=True, inline="always")
-def _sigmoid(x):
-    if x >= 0.0:
-        return 1.0 / (1.0 + math.exp(-x))
-    ex = math.exp(x)
-    return ex / (1.0 + ex)
-
 
 @njit(cache=True, parallel=True)
 def _gh_basis(e, m, x, w):
@@ -34,8 +28,8 @@ def _gh_basis(e, m, x, w):
         acc_2 = 0.0
         for i in range(n):
             for j in range(n):
-                s1 = _sigmoid(x[i] * (x[i] - x[j]))
-                s2 = _sigmoid(x[j] * (x[j] - x[i]))
+                s1 = logistic(x[i] * (x[i] - x[j]))
+                s2 = logistic(x[j] * (x[j] - x[i]))
                 mu1 = m[k] * x[i] + e[k]
                 mu2 = m[k] * x[j] - e[k]
                 wij = w[i] * w[j]
@@ -43,8 +37,8 @@ def _gh_basis(e, m, x, w):
                     q1 = mu1 + s * x[p]
                     for r in range(n):
                         q2 = mu2 + s * x[r]
-                        f1 = _sigmoid(q1 * (q1 - q2))
-                        f2 = _sigmoid(q2 * (q2 - q1))
+                        f1 = logistic(q1 * (q1 - q2))
+                        f2 = logistic(q2 * (q2 - q1))
                         ww = wij * w[p] * w[r]
                         acc_n += ww * (f1 * f1 + (1.0 - f1) ** 2 + f2 * f2 + (1.0 - f2) ** 2)
                         acc_c += ww * (s1 * f1 + (1.0 - s1) * (1.0 - f1) + s2 * f2 + (1.0 - s2) * (1.0 - f2))
@@ -102,5 +96,5 @@ def symmetric_basis(fn, e, m) -> np.ndarray:
 
 def coefficient_rows(a, omega) -> np.ndarray:
     """Coefficients (P, 6) of the basis in the (e, m)-dependent part of R at arrays a, ω."""
-    return phase._coefficient_rows(a, omega)  # noqa: SLF001 (same basis order as ssi.phase)
+    return phase.coefficient_rows(a, omega)  # same basis order as ssi.phase
 

@@ -168,7 +168,7 @@ class AuthorsInit:
     ``w_l ∝ (1 − o) u_l + o s_l w*`` renormalised to ``|w_l|² = d``, with ``u_l`` uniform on
     the sphere of radius √d orthogonal to w* and ``s_l = 1`` (or a uniform random sign per
     replicate and token, ``randomsign``): m_l(0) = s_l·m₀ with ``m₀ = o/√((1 − o)² + o²)``
-    (:func:`ssi.authors.initial_overlap`) and Q_l(0) = 1.
+    (:func:`initial_overlap`) and Q_l(0) = 1.
     ``kind="random"``: every token block uniform on its own sphere of radius √d (tied: the
     default uniform start; untied: Q_l(0) = 1 for every token, unlike the default uniform
     point of the sphere |W|²_F = L d).
@@ -196,8 +196,31 @@ def authors_init(problem, d, init, ic_overlap, ic_randomsign, m0, e0):
         return AuthorsInit("random")
     if not isinstance(ic_randomsign, (bool, np.bool_)):
         raise ValueError(f"ic_randomsign={ic_randomsign!r} is not allowed; allowed: True, False")
-    from ..authors import initial_overlap
     return AuthorsInit("overlapped", initial_overlap(ic_overlap, d), bool(ic_randomsign))
+
+
+def initial_overlap(o: float | None, d: int) -> float:
+    """Overlap m₀ per token of the authors' "overlapped" start with mixing weight ``o``
+    (docs/theory.md, "The authors' conventions"; also :func:`ssi.authors.initial_overlap`).
+
+    The start is ``(1 − o) u + o w*`` (u ⊥ w*, |u| = |w*| = √d) renormalised to norm √d, so
+    ``m₀ = o/√((1 − o)² + o²)``.
+
+    Parameters
+    ----------
+    o : float or None
+        Their ``ic_overlap`` ∈ [0, 1]; None gives their default ``d^(−1/2)``.
+    d : int
+        Dimension.
+    """
+    if o is None:
+        o = 1 / math.sqrt(d)
+    if isinstance(o, bool) or not isinstance(o, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(o) or not 0 <= o <= 1:
+        raise ValueError(f"ic_overlap={o!r} is not allowed; ic_overlap must lie in [0, 1] (or None: d^(-1/2))")
+    o = float(o)
+    return o / math.sqrt((1 - o) ** 2 + o * o)
+
 
 
 def initial_signs(rng, n, randomsign):

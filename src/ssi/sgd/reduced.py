@@ -16,12 +16,14 @@ remainder a_l² χ²_{d−2}/d), renormalised jointly to Σ_l (μ_l² + ρ_l²) 
 """
 from __future__ import annotations
 
+import functools
 import math
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba import njit
 
+from ..kernels import compiled_kernels, rebind, user_functions
 from ..links import loss_and_grad
 from .common import initial_signs, pe_coordinates
 
@@ -168,6 +170,23 @@ def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, l
             crossing[0] = step0 + t + 1
 
 
+def advance_kernels(problem):
+    """``(advance_tied, advance_untied)`` for ``problem``: the registry's kernels (looked up at each
+    call, so that a test can monkeypatch them), or copies compiled with a user's target or
+    activation inlined (:mod:`ssi.kernels`). The problem must have compiled kernels."""
+    key = user_functions(problem)
+    if key is None:
+        return advance_tied, advance_untied
+    return _user_advance_kernels(*key)
+
+
+@functools.lru_cache(maxsize=32)
+def _user_advance_kernels(spec, L, matched, activation):
+    loss_and_grad = compiled_kernels(spec, L, matched, activation).loss_and_grad
+    return (rebind(advance_tied, loss_and_grad=loss_and_grad),
+            rebind(advance_untied, loss_and_grad=loss_and_grad))
+
+
 def initial_state(problem, d, rng, m0, e_tokens, init=None):
     """Initial reduced state of one replicate (exact marginals of the uniform sphere).
 
@@ -180,7 +199,6 @@ def initial_state(problem, d, rng, m0, e_tokens, init=None):
     if init is not None:
         return _authors_state(problem, d, rng, init)
     if problem.tied:
-        pe = problem.pe_matrix()
         r = problem.subspace_dim
         state = np.zeros(r + 1)
         if m0 is None:
@@ -268,8 +286,7 @@ class ReducedEngine:
         tcode, tparams, scode, sparams = self.problem.codes
         lcode = self.problem.loss_code
         d = float(self.d)
-        kernels = self.problem.kernels          # the registry's, or those of a user's target (ssi.custom)
-        advance_tied, advance_untied = kernels.advance_tied, kernels.advance_untied
+        advance_tied, advance_untied = advance_kernels(self.problem)   # the registry's, or a user's target's
         for i in indices:
             for start in range(0, n_steps, CHUNK_STEPS):
                 n = min(CHUNK_STEPS, n_steps - start)

@@ -1,0 +1,85 @@
+"""The row softmax of q qᵀ (single-layer attention), its gradient, and the logistic function.
+
+Per-sample and compiled with numba (inlined into the kernels of :mod:`ssi.links`); the
+softmax works in the scratch array ``mats`` (4, L, L) at the slots of :mod:`ssi.codes`. At
+L = 2 each row of softmax_row(q qᵀ) is a logistic function of x_i = q_i (q_0 − q_1), computed
+with one exponential per row (docs/theory.md, "Model and conventions").
+"""
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from .codes import M_COTANGENT, M_SOFTMAX
+
+_jit = njit(cache=True, inline="always")
+
+
+@_jit
+def logistic(x):
+    """The logistic function 1/(1 + e^(−x)), computed stably (the exponential's argument is ≤ 0)."""
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+@_jit
+def softmax_rows(q, mats, slot):
+    """mats[slot] = softmax_row(q qᵀ), computed stably (row maximum subtracted)."""
+    L = q.shape[0]
+    if L == 2:
+        # two tokens: each row is a logistic function of x_i = q_i (q_0 − q_1);
+        # one exponential per row, exp(−|x|) ≤ 1 keeps it stable
+        for i in range(2):
+            x = q[i] * (q[0] - q[1])
+            small = math.exp(-abs(x))
+            big = 1.0 / (1.0 + small)
+            small *= big
+            mats[slot, i, 0] = big if x >= 0.0 else small
+            mats[slot, i, 1] = small if x >= 0.0 else big
+        return
+    for i in range(L):
+        qi = q[i]
+        biggest = qi * q[0]
+        for j in range(1, L):
+            biggest = max(biggest, qi * q[j])
+        total = 0.0
+        for j in range(L):
+            v = math.exp(qi * q[j] - biggest)
+            mats[slot, i, j] = v
+            total += v
+        inverse = 1.0 / total
+        for j in range(L):
+            mats[slot, i, j] *= inverse
+
+
+@_jit
+def softmax_vjp(q, mats, grad, scale):
+    """grad += scale · ∂/∂q ⟨G, softmax_row(q qᵀ)⟩, A in mats[M_SOFTMAX], G in mats[M_COTANGENT].
+
+    With S_ij = q_i q_j: ∂/∂S_ij = A_ij (G_ij − Σ_k G_ik A_ik) =: H_ij and
+    ∂/∂q_l = Σ_j (H_lj + H_jl) q_j.
+    """
+    L = q.shape[0]
+    for i in range(L):
+        inner = 0.0
+        for k in range(L):
+            inner += mats[M_COTANGENT, i, k] * mats[M_SOFTMAX, i, k]
+        for j in range(L):
+            h = scale * mats[M_SOFTMAX, i, j] * (mats[M_COTANGENT, i, j] - inner)
+            grad[i] += h * q[j]
+            grad[j] += h * q[i]
+
+
+@_jit
+def softmax2_row(x):
+    """Row (A_i0, A_i1) of softmax_row(q qᵀ) at L = 2 from x = q_i (q_0 − q_1), as softmax_rows."""
+    small = math.exp(-abs(x))
+    big = 1.0 / (1.0 + small)
+    small *= big
+    if x >= 0.0:
+        return big, small
+    return small, big
+
