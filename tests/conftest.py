@@ -2,7 +2,7 @@
 
 ``quick_cores2``: the quick workflow (config/quick.yaml) run once to completion with
 ``--cores 2``, in a temporary copy of the repository, for the whole session: the workflow
-tests (tests/test_workflow.py) inspect and copy it, and the SLURM test (tests/test_slurm.py)
+tests (tests/workflow/test_workflow.py) inspect and copy it, and the SLURM test (tests/workflow/test_slurm.py)
 compares its own run with it, instead of each running the quick workflow again.
 
 With pytest-xdist (``-n 2 --dist loadgroup``, the README's test command), the test modules that
@@ -11,7 +11,7 @@ need a completed quick run (``quick_cores2``, the killed-and-resumed run, the SL
 other worker takes the rest of the suite test by test.
 
 At session start, a /etc/slurm/slurm.conf left by a killed test cluster is removed
-(tests/cluster/slurm.remove_stale_conf): while it exists every Snakemake start waits ~9 s for
+(tests/support/slurm.remove_stale_conf): while it exists every Snakemake start waits ~9 s for
 its vanished controller.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ import pytest
 
 def pytest_sessionstart(session):
     if os.geteuid() == 0:
-        from cluster.slurm import remove_stale_conf
+        from support.slurm import remove_stale_conf
 
         if remove_stale_conf():
             print("conftest: removed a stale /etc/slurm/slurm.conf left by a killed test cluster")
@@ -64,7 +64,7 @@ def pytest_xdist_make_scheduler(config, log):
 @pytest.fixture(scope="session")
 def quick_cores2(tmp_path_factory):
     """The quick workflow run to completion with --cores 2: dict with ``workdir``, ``output``,
-    ``hashes`` (test_workflow.run_quick). Tests must not modify the folder (copy it)."""
-    from test_workflow import run_quick
+    ``hashes`` (support.quickrun.run_quick). Tests must not modify the folder (copy it)."""
+    from support.quickrun import run_quick
 
     return run_quick(tmp_path_factory.mktemp("quick_cores2"), cores=2)

@@ -245,7 +245,7 @@ def landscape(n_nodes: int = 41, n_fine: int = 401, c_points: int = C_POINTS, e_
 
     C is smooth in (e, m) up to m = 1 (its ξ-average is a series in 1 − m²), so a quintic
     spline through the nodes is accurate to ~1e-7 (tested against direct quadrature at
-    off-node points in tests/test_phase.py). The Hessian terms at (0, 0) are fourth-order
+    off-node points in tests/unit/test_phase.py). The Hessian terms at (0, 0) are fourth-order
     central differences of the direct integrals.
     """
     nodes = np.linspace(0.0, 1.0, int(n_nodes))

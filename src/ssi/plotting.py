@@ -42,7 +42,7 @@ WIDTH_SINGLE = 3.4
 WIDTH_DOUBLE = 7.0
 
 #: Okabe & Ito (2008), "Color universal design": blue, orange, bluish green, vermilion,
-#: reddish purple, sky blue, yellow, black. tests/test_plotting.py checks that the colours the
+#: reddish purple, sky blue, yellow, black. tests/unit/test_plotting.py checks that the colours the
 #: figures use are far apart in normal vision and under simulated deuteranopia, protanopia and
 #: tritanopia (ssi.legibility).
 PALETTE = [to_rgb(h) for h in ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",

@@ -4,7 +4,7 @@
 #   package's plotting function from committed files alone;
 # - notebooks (not part of `all`: it needs the `notebooks` extra, and reads only committed files):
 #   `snakemake --cores all notebooks` runs each notebooks/<result>.py as a notebook into
-#   {F}/notebooks/<result>.ipynb, byte-deterministic; tests/test_notebooks.py checks they are current.
+#   {F}/notebooks/<result>.ipynb, byte-deterministic; tests/workflow/test_notebooks.py checks they are current.
 from ssi.experiments import figure_data, notebook, notebook_build
 
 #: result -> (its figures, the results and the code they are drawn from)

@@ -3,7 +3,7 @@
 ``python -m ssi.docgen`` rewrites them from the committed files (the numbers files under
 figures/, benchmarks/results/workflow.json, benchmarks/results/engines.json, the registries of
 :mod:`ssi.problems`); ``python -m ssi.docgen --check`` lists the pages that differ from what it
-would write, and exits 1 if any does (tests/test_docs.py runs it).
+would write, and exits 1 if any does (tests/workflow/test_docs.py runs it).
 
 A page marks a generated span as ``<!-- gen:NAME ARG … -->text<!-- /gen -->`` (inline or over
 several lines); :mod:`ssi.docgen.fragments` holds the function behind each NAME. The claims

@@ -103,7 +103,7 @@ def ode_case(config, case: str, out_stem, log=None) -> None:
             prob = problem(spec, L, net)
             lr["same_lr"][i, j] = float(spec["same_lr"])
             # the untied ODE (token-symmetric state) is the tied one slowed by L at every η, so
-            # its best η is the tied one (tests/test_tied_untied.py checks the two searches agree)
+            # its best η is the tied one (tests/experiments/test_tied_untied.py checks the two searches agree)
             # best_lr_factor < 1 backs off from a cliff: at SIE 3 the ODE's escape time falls
             # with η until the noise wins, so its minimiser sits on the edge of non-escape
             lr["best_lr"][i, j] = (float(spec.get("best_lr_factor", 1.0))

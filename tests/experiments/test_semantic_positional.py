@@ -1,0 +1,102 @@
+"""Claim C5 (ssi.experiments.semantic_positional): SGD ends where the landscape says, the
+ODE of the experiment agrees with the package ODE, and the summary on tiny runs.
+
+* At a = 1, one-pass SGD from m = e = 0 (d = 100, T = 3·10⁵, η = 0.05) ends semantic for
+  ω = 0.2 and positional for ω = 0.9 in every run, as the phase diagram (global minimum and
+  initial direction agree there) and the ODE say.
+* ``ode_endpoint`` (drift from the landscape splines, ν interpolated) follows
+  ``ssi.integrate_ode`` (quadrature at every step) to 0.02 in m and e.
+* ``switch_omega`` and ``classify`` on hand-made inputs; ``summarise`` and ``claim_rows`` on
+  the quick configuration's runs in a temporary folder.
+"""
+from __future__ import annotations
+
+import copy
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from ssi import Problem, integrate_ode, phase, simulate
+from ssi.experiments import semantic_positional as sp
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def land():
+    return phase.landscape(n_nodes=21, n_fine=201, c_points=25, e_points=81)
+
+
+def mixture(omega, a=1.0):
+    return Problem(L=2, target="mixture", student="attention", pe="opposite", omega=omega, a=a)
+
+
+def test_switch_omega_and_classify():
+    assert sp.switch_omega([0.1, 0.2, 0.3], [0.0, 0.25, 0.75]) == pytest.approx(0.25)
+    assert sp.switch_omega([0.1, 0.2], [0.6, 1.0]) == pytest.approx(0.1)
+    assert math.isnan(sp.switch_omega([0.1, 0.2], [0.0, 0.4]))
+    assert math.isnan(sp.switch_omega([0.1, 0.2, 0.3], [np.nan, 0.0, np.nan]))
+    # the shared rule does not cross an undecided ω; this result drops undecided ω first
+    assert math.isnan(sp.switch_omega([0.1, 0.2, 0.3], [0.0, np.nan, 1.0]))
+    assert sp.switch_over_decided([0.1, 0.2, 0.3], [0.0, np.nan, 1.0]) == pytest.approx(0.2)
+    assert sp.classify([0.9, -0.1, 0.01], [0.1, -0.9, 0.02], 0.5).tolist() == [0, 1, -1]
+    share = sp.positional_share(np.array([[1, 0, -1, 1], [-1, -1, -1, 1]]))
+    assert share[0] == pytest.approx(2 / 3) and math.isnan(share[1])
+
+
+@pytest.mark.parametrize("omega, positional", [(0.2, False), (0.9, True)])
+def test_sgd_ends_where_the_landscape_says(land, omega, positional):
+    grid = phase.polar_grid(land, 60, 60)
+    best = phase.local_minima(land, grid, 1.0, omega)[0]
+    assert (best[0] > best[1]) == positional
+    assert (land.hessian(1.0, omega)[0, 0] < land.hessian(1.0, omega)[1, 1]) == positional
+    run = simulate(mixture(omega), 100, 0.05, 300_000, 16, seed=(5, int(100 * omega)), m0=0.0, e0=0.0,
+                   record=[300_000])
+    m, e = np.abs(run.m[:, -1]), np.abs(run.e[:, -1])
+    assert np.all(np.hypot(m, e) > 0.9)
+    assert np.all((e > m) == positional)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("omega", [0.3, 0.8])
+def test_ode_endpoint_follows_the_package_ode(land, omega):
+    p = mixture(omega)
+    nu = sp.noise_table(p, 6, 11)
+    d, t_end = 100, 600.0
+    t, e, m = sp.ode_endpoint(land, nu, 1.0, omega, 0.05, d, t_end)
+    ref = integrate_ode(p, 0.05, d ** -0.5, d ** -0.5, t_end, t_eval=np.array([150.0, 300.0, t_end]))
+    for k, tk in enumerate(ref.t):
+        assert np.interp(tk, t, m) == pytest.approx(ref.m[k], abs=0.02)
+        assert np.interp(tk, t, e) == pytest.approx(ref.e[k], abs=0.02)
+
+
+def test_summarise_on_quick_runs(tmp_path):
+    config = yaml.safe_load((ROOT / "config/quick.yaml").read_text())
+    config = copy.deepcopy(config)
+    config["results_dir"] = str(tmp_path / "results")
+    config["figures_dir"] = str(tmp_path / "figures")
+    sp.landscape_point(config, sp.stems(config, "landscape")["landscape"])
+    for name, stem in sp.stems(config, "diagram").items():
+        sp.diagram_point(config, name, stem)
+    for (name, block), stem in sp.stems(config, "sgd").items():
+        sp.sgd_point(config, name, block, stem)
+    for group, stem in sp.stems(config, "long").items():
+        sp.long_point(config, group, stem)
+    sp.ode_point(config, sp.stems(config, "ode")["ode"])
+    numbers = sp.summarise(config)
+    for name in sp.DIAGRAMS:
+        fractions = numbers["diagrams"][name]["fractions"]
+        assert sum(fractions["regions"].values()) == pytest.approx(1.0)
+    row = numbers["transition"][0]
+    assert len(row["positional_fraction"]) == len(config["semantic_positional"]["transition"]["omegas"])
+    assert numbers["long_run"]["replicates"] == config["semantic_positional"]["long_run"]["replicates"]
+    rows = sp.claim_rows(config, numbers)
+    assert rows[0]["claim"].startswith("C5")
+    # blocks and groups cover every ω and replicate exactly once
+    omegas, _, m, _ = sp.load_transition(config, "d100")
+    assert sorted(omegas.tolist()) == sorted(config["semantic_positional"]["transition"]["omegas"])
+    steps, m, e = sp.load_long(config)
+    assert m.shape[0] == config["semantic_positional"]["long_run"]["replicates"]

@@ -1,0 +1,1 @@
+"""Helpers the tests share: the quick workflow run, reference implementations, machine facilities."""

@@ -1,0 +1,134 @@
+"""The figure style (ssi.plotting): words for every registry key, mathtext numbers and laws,
+deterministic bytes, a cheap import; the summary figure drawn from claim rows built here."""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ssi import plotting, problems
+from ssi.legibility import problems as legibility_problems
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _outside_math(text):
+    return "".join(re.split(r"(?<!\\)\$", text)[0::2])
+
+
+def test_every_registry_key_and_configured_name_has_words():
+    keys = set(problems.TARGETS) | set(problems.STUDENTS) | set(problems.ACTIVATIONS)
+    keys |= set(problems.POSITIONAL_ENCODINGS) - {"orthonormal"}
+    for name in ("config.yaml", "authors.yaml"):
+        config = yaml.safe_load((ROOT / "config" / name).read_text())
+        for spec in config.get("authors", {}).get("experiments", {}).values():
+            keys |= {spec["target"], *spec["students"]}
+    missing = sorted(k for k in keys if k not in plotting.LABELS)
+    assert not missing, f"no words for {missing} in ssi.plotting.LABELS"
+    for key in keys:
+        words = plotting.label(key)
+        assert "_" not in _outside_math(words) and "^" not in _outside_math(words), (key, words)
+        assert words.count("$") % 2 == 0
+
+
+def test_unknown_key_names_itself():
+    with pytest.raises(ValueError, match="no label for 'he9_sum'"):
+        plotting.label("he9_sum")
+
+
+@pytest.mark.parametrize("value, text", [(0.5, "0.5"), (300, "300"), (2.5e7, r"$2.5\times10^{7}$"),
+                                         (1e5, "$10^{5}$"), (0.0022, "0.0022"), (1.2e-4, r"$1.2\times10^{-4}$")])
+def test_numbers_are_mathtext_never_e_notation(value, text):
+    assert plotting.number(value) == text
+
+
+def test_law_and_verdict_line():
+    assert plotting.law("L", 1.4912, 1.47, 1.514) == r"$L^{1.49\,[1.47,\,1.51]}$"
+    assert plotting.law("d", 0.5) == "$d^{0.50}$"
+    assert plotting.verdict_line(plotting.law("L", 1.49, 1.47, 1.51), "$L^{2}$") == \
+        r"measured $L^{1.49\,[1.47,\,1.51]}$ · paper $L^{2}$"
+    assert plotting.schedule_tex({"lr": 0.0022, "scaling": "power", "exponent": -0.5, "d_ref": 1000}) == \
+        r"$\eta = 0.0022\,(d/1000)^{-0.5}$"
+
+
+def test_saving_is_byte_deterministic(tmp_path):
+    import matplotlib.pyplot as plt
+
+    paths = []
+    for i in range(2):
+        fig, ax = plotting.new_figure(width=plotting.WIDTH_SINGLE)
+        ax.plot([1, 2, 3], [1, 4, 9], "o-", color=plotting.BLUE, label="$L^{2}$")
+        ax.set_xlabel("$L$")
+        ax.set_ylabel("steps")
+        plotting.place_legend(ax)
+        for ext in ("png", "pdf"):
+            paths.append(tmp_path / f"f{i}.{ext}")
+            plotting.save_figure(fig, paths[-1])
+        plt.close(fig)
+    assert paths[0].read_bytes() == paths[2].read_bytes() and paths[1].read_bytes() == paths[3].read_bytes()
+
+
+def test_figure_style_does_not_import_seaborn_or_pandas():
+    # every figure job would pay their import (~1 s) for nothing
+    code = "import sys, ssi.plotting, ssi.legibility; print('seaborn' in sys.modules, 'pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False False"
+
+
+# --- the summary figure -----------------------------------------------------------------------------
+def _rows():
+    """Claim rows as branch interfaces define them (claim, paper, measured, headline, verdict)."""
+    verdicts = {1: "reproduced", 2: "reproduced", 3: "partly", 4: "differs", 5: "undecided", 6: "reproduced"}
+    rows = [{"claim": f"C1 escape vs d, SIE {k}", "paper": "T = O(d)", "measured": "…", "verdict": "reproduced",
+             "headline": f"steps grow as $d^{{{k - 1}}}$ as claimed", "figure": "figures/escape_vs_d.png",
+             "command": "snakemake"} for k in (1, 2)]
+    rows += [{"claim": f"C{n} claim {n}", "paper": "what the paper says", "measured": "…", "verdict": v,
+              "headline": "gain grows as L^1.49 [1.47, 1.51], the paper says L^2", "figure": "figures/x.png",
+              "command": "snakemake"} for n, v in verdicts.items() if n != 1]
+    return rows
+
+
+def _numbers():
+    return {p.stem: json.loads(p.read_text()) for p in sorted((ROOT / "figures/numbers").glob("*.json"))}
+
+
+def test_summary_draws_one_panel_per_claim_with_its_verdict(tmp_path):
+    from ssi.experiments import summary
+
+    rows = _rows()
+    summary.plot(rows, _numbers(), [tmp_path / "summary.png", tmp_path / "summary.pdf"])
+    assert (tmp_path / "summary.png").stat().st_size > 0 and (tmp_path / "summary.pdf").stat().st_size > 0
+    title, head, verdict, note = summary.panel_text([r for r in rows if r["claim"].startswith("C4")])
+    assert title.startswith("C4") and verdict == "differs" and "differs" in head
+    assert "$L^{1.49}$" in note and "^" not in _outside_math(note)
+
+
+def test_summary_verdict_of_a_claim_from_its_rows():
+    from ssi.experiments.summary import combined_verdict
+
+    assert combined_verdict(["reproduced", "reproduced"]) == "reproduced"
+    assert combined_verdict(["reproduced", "differs"]) == "partly"
+    assert combined_verdict(["undecided", "differs"]) == "differs"
+    assert combined_verdict(["undecided"]) == "undecided"
+
+
+def test_summary_refuses_an_unknown_verdict(tmp_path):
+    from ssi.experiments import summary
+
+    rows = _rows()
+    rows[0]["verdict"] = "yes"
+    with pytest.raises(ValueError, match="verdict \\['yes'\\]"):
+        summary.plot(rows, _numbers(), [tmp_path / "summary.png"])
+
+
+def test_summary_figure_is_legible(monkeypatch, tmp_path):
+    """The figure object itself, as save_figure sees it (no problem in any check)."""
+    from ssi.experiments import summary
+
+    seen = []
+    monkeypatch.setattr(plotting, "save_figure", lambda fig, path: seen.append(legibility_problems(fig)))
+    summary.plot(_rows(), _numbers(), [tmp_path / "summary.png"])
+    assert seen == [[]]
