@@ -277,10 +277,6 @@ def test_quoted_figure_pattern():
 @pytest.mark.parametrize("page", ["README.md", "docs"])
 def test_no_page_quotes_a_time_by_hand(page):
     hits = [h for h in hand_quoted_figures(ROOT) if h.startswith(page)]
-    allowed = [h for h in hits if h.startswith("docs/workflow.md:")]
-    if allowed and len(allowed) == len(hits) and page == "docs":
-        pytest.xfail("docs/workflow.md quotes the toy-run time by hand; its owner turns it into "
-                     "<!-- gen:run-time config/quick.yaml -->")
     assert not hits, ("times, rates and counts come from benchmarks/results/ through `python -m ssi.docgen` "
                       "(<!-- gen:... --> spans), never typed:\n" + "\n".join(hits))
 

@@ -6,9 +6,11 @@ from collections.abc import Callable
 
 #: ``<!-- gen:NAME ARG … -->body<!-- /gen -->``
 GENERATED = re.compile(r"<!-- gen:(?P<spec>[^>]*?) -->(?P<body>.*?)<!-- /gen -->", re.S)
-#: blocks with markers of their own: the claims table and the authors' table (start … end)
+#: blocks with markers of their own: the claims table, the authors' table and the times table
+#: (start … end)
 BLOCKS = (re.compile(r"<!-- claims:start.*?<!-- claims:end -->", re.S),
-          re.compile(r"<!-- authors:start.*?<!-- authors:end -->", re.S))
+          re.compile(r"<!-- authors:start.*?<!-- authors:end -->", re.S),
+          re.compile(r"<!-- times:start.*?<!-- times:end -->", re.S))
 
 
 def fill(text: str, render: Callable[[str, list[str]], str]) -> str:
