@@ -23,8 +23,13 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
+from ..codes import LOSS_HALF_SQUARE, S_ATTENTION, T_CUSTOM, T_MIXTURE
 from ..kernels import compiled_kernels, rebind, user_functions
-from ..links import loss_and_grad
+from ..links import (
+    attention2_mixture_loss_and_grad,
+    attention2_scalar_loss_and_grad,
+    loss_and_grad,
+)
 from ..random_streams import (
     any_gamma,
     gamma_constants,
@@ -33,6 +38,7 @@ from ..random_streams import (
     replicate_states,
     store,
 )
+from ..target_links import target_scalar
 from .common import initial_signs, pe_coordinates
 
 #: most steps of one replicate per compiled call. A compiled loop does not return to the
@@ -40,6 +46,23 @@ from .common import initial_signs, pe_coordinates
 #: run only between calls; 2¹⁸ steps take ~0.05 s. The numbers do not depend on it (each
 #: replicate's stream is drawn in order whatever the split).
 CHUNK_STEPS = 1 << 18
+
+
+@njit(cache=True)
+def _any_loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode):
+    # not inlined: keeps the other problems' code out of the hot loop of the paper's L = 2 cases
+    return loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode)
+
+
+@njit(inline="always")
+def step_loss(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode):
+    """:func:`ssi.links.loss_and_grad`, the same operations, with the L = 2 attention student's
+    half-square loss inlined and every other case behind a call (a small hot loop runs faster)."""
+    if lcode == LOSS_HALF_SQUARE and scode == S_ATTENTION and q.shape[0] == 2 and tcode != T_CUSTOM:
+        if tcode == T_MIXTURE:
+            return attention2_mixture_loss_and_grad(tparams, zstar, q, a)
+        return attention2_scalar_loss_and_grad(sparams, target_scalar(tcode, tparams, zstar), q, a)
+    return _any_loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode)
 
 
 @njit(nogil=True, cache=True)
@@ -80,7 +103,7 @@ def advance_tied(stream, state, n_steps, d, lr, pe, tcode, tparams, scode, spara
                 positional += pe[l, j] * mu[1 + j]
             zstar[l] = noise[l, 0]
             q[l] = s + v * rho + positional
-        loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode)
+        step_loss(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode)
         a_sq = 0.0
         along_u = 0.0
         for l in range(L):
@@ -168,7 +191,7 @@ def advance_kernels(problem):
 @functools.lru_cache(maxsize=32)
 def _user_advance_kernels(spec, L, matched, activation):
     loss_and_grad = compiled_kernels(spec, L, matched, activation).loss_and_grad
-    return (rebind(advance_tied, loss_and_grad=loss_and_grad),
+    return (rebind(advance_tied, step_loss=loss_and_grad),
             rebind(advance_untied, loss_and_grad=loss_and_grad))
 
 
