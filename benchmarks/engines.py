@@ -19,8 +19,11 @@ pools pinned to 1 before anything is imported). Takes ~3 min on 2 cores (``--qui
    and the ratios reduced/authors and explicit/authors, measured in the same process.
 2. The physical limit of the reduced engine: the random numbers (normals, one χ² draw per
    token block) and exponentials of one reduced step, against this machine's measured rates
-   of numba's ``Generator.standard_normal``, the kernels' χ² draw and ``math.exp`` in a compiled
-   loop; the time per step these alone need, and the fraction of it the engine reaches.
+   of the kernels' draws (:mod:`ssi.random_streams`) and ``math.exp`` in a compiled loop; the
+   time per step these alone need (the bound), and the fraction of it the engine reaches. Side
+   by side, the bound at the rates of numba's per-draw ``Generator.standard_normal`` and the
+   Marsaglia–Tsang χ² on it (the kernels' draws before :mod:`ssi.random_streams`), measured in
+   the same run (benchmarks/random_streams.py).
 3. Scaling with work: wall time of the reduced engine against steps × replicates and d
    (linear in steps × replicates, flat in d), and with ``threads=2``.
 
@@ -52,10 +55,11 @@ except ImportError:
     sys.path.insert(0, str(HERE.parent / "src"))
 
 import numba  # noqa: E402
-from numba import njit  # noqa: E402
 
 from ssi import Problem, simulate  # noqa: E402
-from ssi.sgd.reduced import _standard_gamma  # noqa: E402
+
+sys.path.insert(0, str(HERE))
+from random_streams import rates as stream_rates  # noqa: E402  (benchmarks/random_streams.py)
 
 try:
     import torch  # noqa: E402
@@ -148,34 +152,7 @@ def torch_loop(problem: Problem, d: int, lr: float, steps: int, seed: int = 0):
     return W
 
 
-# --- physical limit: the rates of the reduced step's ingredients ----------------------------
-@njit(cache=False)
-def _normals(rng, n):
-    s = 0.0
-    for _ in range(n):
-        s += rng.standard_normal()
-    return s
-
-
-@njit(cache=False)
-def _gammas(rng, n, shape):
-    # the kernels' own χ² draw (NumPy's algorithm written out, ssi.sgd.reduced._standard_gamma)
-    b = shape - 1.0 / 3.0
-    c = 1.0 / math.sqrt(9.0 * b)
-    s = 0.0
-    for _ in range(n):
-        s += _standard_gamma(rng, shape, b, c)
-    return s
-
-
-@njit(cache=False)
-def _exps(n):
-    s = 0.0
-    x = 0.1
-    for _ in range(n):
-        s += math.exp(-x)
-        x += 1e-9
-    return s
+# --- physical limit: the rates of the reduced step's ingredients (benchmarks/random_streams.py) ---
 
 
 def ingredients(problem: Problem) -> dict:
@@ -191,14 +168,8 @@ def ingredients(problem: Problem) -> dict:
 
 
 def machine_rates(d: int) -> dict:
-    rng = np.random.default_rng(0)
-    _normals(rng, 10), _gammas(rng, 10, 0.5 * (d - 3)), _exps(10)
-    n, s = calibrated(lambda k: _normals(rng, k), 10 ** 5)
-    normal = n / s
-    n, s = calibrated(lambda k: _gammas(rng, k, 0.5 * (d - 3)), 10 ** 5)
-    gamma = n / s
-    n, s = calibrated(lambda k: _exps(k), 10 ** 5)
-    return {"normal_per_s": normal, "gamma_per_s": gamma, "exp_per_s": n / s}
+    """Draws per second of ssi.random_streams and of numba's per-draw generator, and exp per second."""
+    return stream_rates(d, target=TARGET_SECONDS)
 
 
 # --- measurements ------------------------------------------------------------------------------
@@ -267,21 +238,27 @@ def main():
 
     print("\n2. Physical limit of the reduced step (d = 10³): draws and exps per step at this machine's rates")
     rates = machine_rates(1000)
-    print(f"   measured in a compiled loop: {rate(rates['normal_per_s'])} normals/s, "
-          f"{rate(rates['gamma_per_s'])} χ² (gamma) draws/s, {rate(rates['exp_per_s'])} exp/s")
+    print(f"   measured in a compiled loop: ssi.random_streams {rate(rates['normal_per_s'])} normals/s, "
+          f"{rate(rates['gamma_per_s'])} χ² draws/s; numba per-draw {rate(rates['numba_normal_per_s'])} normals/s, "
+          f"{rate(rates['numba_gamma_per_s'])} χ² draws/s; {rate(rates['exp_per_s'])} exp/s")
     limits = []
-    head = f"{'problem':36s} | {'normals':>7s} {'gammas':>6s} {'exps':>4s} | {'limit steps/s':>13s} {'reduced':>9s} {'fraction':>8s}"
+    head = (f"{'problem':36s} | {'normals':>7s} {'gammas':>6s} {'exps':>4s} | {'bound numba':>11s} "
+            f"{'bound new':>10s} {'new/numba':>9s} | {'reduced':>9s} {'fraction':>8s}")
     print(head + "\n" + "-" * len(head))
     for name, spec in PROBLEMS.items():
         problem = Problem(**spec["problem"])
         parts = ingredients(problem)
         seconds = (parts["normals"] / rates["normal_per_s"] + parts["gammas"] / rates["gamma_per_s"]
                    + parts["exps"] / rates["exp_per_s"])
+        seconds_numba = (parts["normals"] / rates["numba_normal_per_s"]
+                         + parts["gammas"] / rates["numba_gamma_per_s"] + parts["exps"] / rates["exp_per_s"])
         measured = next(r["reduced"] for r in rows if r["problem"] == name and r["d"] == dims[0])
-        limits.append({"problem": name, **parts, "limit_steps_per_s": 1 / seconds, "reduced": measured,
+        limits.append({"problem": name, **parts, "limit_steps_per_s": 1 / seconds,
+                       "limit_numba_steps_per_s": 1 / seconds_numba, "reduced": measured,
                        "fraction": measured * seconds})
         print(f"{name:36s} | {parts['normals']:>7d} {parts['gammas']:>6d} {parts['exps']:>4d} | "
-              f"{rate(1 / seconds):>13s} {rate(measured):>9s} {measured * seconds:>8.0%}")
+              f"{rate(1 / seconds_numba):>11s} {rate(1 / seconds):>10s} {seconds_numba / seconds:>9.2f} | "
+              f"{rate(measured):>9s} {measured * seconds:>8.0%}")
 
     print("\n3. Scaling of the reduced engine (L=2 attention, identity): wall seconds")
     spec = PROBLEMS["L=2 attention, identity (mixture)"]

@@ -12,6 +12,7 @@ exit_promptly_in_jobs()
 # in _jit_cache.JITTED) so that its compiled code is cached under a folder keyed by the sources
 # it can depend on (see _jit_cache)
 with package_cache():
+    from . import random_streams  # noqa: F401
     from . import softmax  # noqa: F401
     from . import target_links  # noqa: F401
     from . import links  # noqa: F401

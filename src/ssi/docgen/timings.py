@@ -152,16 +152,31 @@ def engines_table(root: Path) -> str:
 
 
 def bound_table(root: Path) -> str:
-    """Section 2 of benchmarks/engines.py: the reduced step's random-number bound and how near it runs."""
+    """Section 2 of benchmarks/engines.py: the reduced step's random-number bound and how near it
+    runs, at the rates of the kernels' generator and (when measured) of numba's per-draw one; and
+    section 3: wall time against steps × replicates, d and threads."""
     data = load(root, ENGINES)
     if not data.get("limits"):
         return "Not measured yet (`python benchmarks/engines.py`)."
     rates = data["rates"]
+    numba = "numba_normal_per_s" in rates
     lines = [f"Measured in a compiled loop: {_rate(rates['normal_per_s'])} normals/s, "
-             f"{_rate(rates['gamma_per_s'])} χ² draws/s, {_rate(rates['exp_per_s'])} exp/s.", "",
-             "| problem | normals, χ² draws, exps per step | bound (steps/s) | reduced engine | share of the bound |",
-             "|---|---|---|---|---|"]
+             f"{_rate(rates['gamma_per_s'])} χ² draws/s (the kernels' generator, ssi.random_streams)"
+             + (f"; numba's per-draw generator {_rate(rates['numba_normal_per_s'])} normals/s, "
+                f"{_rate(rates['numba_gamma_per_s'])} χ² draws/s" if numba else "")
+             + f"; {_rate(rates['exp_per_s'])} exp/s.", "",
+             "| problem | normals, χ² draws, exps per step | bound (steps/s) |"
+             + (" bound at numba's per-draw rates |" if numba else "") + " reduced engine | share of the bound |",
+             "|---|---|---|" + ("---|" if numba else "") + "---|---|"]
     for r in data["limits"]:
         lines.append(f"| {r['problem']} | {r['normals']}, {r['gammas']}, {r['exps']} | {_rate(r['limit_steps_per_s'])} | "
-                     f"{_rate(r['reduced'])} | {100 * r['fraction']:.0f} % |")
+                     + (f"{_rate(r['limit_numba_steps_per_s'])} | " if numba else "")
+                     + f"{_rate(r['reduced'])} | {100 * r['fraction']:.0f} % |")
+    if data.get("scaling"):
+        lines += ["", "Wall time of the reduced engine (L=2 attention, identity reduction) against steps × "
+                  "replicates, d and threads (`benchmarks/engines.py`, section 3):", "",
+                  "| steps | replicates | d | threads | seconds | ns per step and replicate |", "|---|---|---|---|---|---|"]
+        for r in data["scaling"]:
+            lines.append(f"| {r['steps']} | {r['replicates']} | {r['d']} | {r['threads']} | {r['seconds']:.3f} | "
+                         f"{1e9 * r['seconds'] / (r['steps'] * r['replicates']):.0f} |")
     return "\n".join(lines)

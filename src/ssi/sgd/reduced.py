@@ -23,8 +23,22 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
+from ..codes import LOSS_HALF_SQUARE, S_ATTENTION, T_CUSTOM, T_MIXTURE
 from ..kernels import compiled_kernels, rebind, user_functions
-from ..links import loss_and_grad
+from ..links import (
+    attention2_mixture_loss_and_grad,
+    attention2_scalar_loss_and_grad,
+    loss_and_grad,
+)
+from ..random_streams import (
+    any_gamma,
+    gamma_constants,
+    load,
+    normal,
+    replicate_states,
+    store,
+)
+from ..target_links import target_scalar
 from .common import initial_signs, pe_coordinates
 
 #: most steps of one replicate per compiled call. A compiled loop does not return to the
@@ -34,33 +48,25 @@ from .common import initial_signs, pe_coordinates
 CHUNK_STEPS = 1 << 18
 
 
-@njit(inline="always")
-def _standard_gamma(rng, shape, b, c):
-    """``rng.standard_gamma(shape)``, the same draw bit for bit from the same stream.
+@njit(cache=True)
+def _any_loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode):
+    # not inlined: keeps the other problems' code out of the hot loop of the paper's L = 2 cases
+    return loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode)
 
-    NumPy's algorithm as numba compiles it (Marsaglia–Tsang for shape > 1, the same
-    operations in the same order), with ``b = shape − 1/3`` and ``c = 1/√(9b)`` computed
-    once per kernel call: numba's own method ran 3.6–4.0·10⁷ draws/s at shape 499 in a
-    compiled loop, this one 7.6·10⁷ (2-core VM, idle). Shapes ≤ 1 go to numba's method.
-    """
-    if shape <= 1.0:
-        return rng.standard_gamma(shape)
-    while True:
-        while True:
-            x = rng.standard_normal()
-            v = 1.0 + c * x
-            if v > 0.0:
-                break
-        v = v * v * v
-        u = rng.random()
-        if u < 1.0 - 0.0331 * (x * x) * (x * x):
-            return b * v
-        if math.log(u) < 0.5 * x * x + b * (1.0 - v + math.log(v)):
-            return b * v
+
+@njit(inline="always")
+def step_loss(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode):
+    """:func:`ssi.links.loss_and_grad`, the same operations, with the L = 2 attention student's
+    half-square loss inlined and every other case behind a call (a small hot loop runs faster)."""
+    if lcode == LOSS_HALF_SQUARE and scode == S_ATTENTION and q.shape[0] == 2 and tcode != T_CUSTOM:
+        if tcode == T_MIXTURE:
+            return attention2_mixture_loss_and_grad(tparams, zstar, q, a)
+        return attention2_scalar_loss_and_grad(sparams, target_scalar(tcode, tparams, zstar), q, a)
+    return _any_loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode)
 
 
 @njit(nogil=True, cache=True)
-def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams, lcode, threshold, crossing,
+def advance_tied(stream, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams, lcode, threshold, crossing,
                  step0):
     """Advance one replicate of a tied student by ``n_steps`` SGD steps, in place.
 
@@ -81,23 +87,23 @@ def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams,
     mats = np.zeros((4, L, L))
     step = lr / d
     rest_shape = 0.5 * (d - r - 1)
-    gamma_b = rest_shape - 1.0 / 3.0
-    gamma_c = 1.0 / np.sqrt(9 * gamma_b)
+    gamma_b, gamma_c = gamma_constants(rest_shape)
+    s0, s1, s2, s3 = load(stream)
     for t in range(n_steps):
         for l in range(L):
             s = 0.0
             for j in range(r):
-                v = rng.standard_normal()
+                s0, s1, s2, s3, v = normal(s0, s1, s2, s3)
                 noise[l, j] = v
                 s += v * mu[j]
-            v = rng.standard_normal()
+            s0, s1, s2, s3, v = normal(s0, s1, s2, s3)
             noise_perp[l] = v
             positional = 0.0
             for j in range(k):
                 positional += pe[l, j] * mu[1 + j]
             zstar[l] = noise[l, 0]
             q[l] = s + v * rho + positional
-        loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode)
+        step_loss(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode)
         a_sq = 0.0
         along_u = 0.0
         for l in range(L):
@@ -109,8 +115,8 @@ def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams,
                 mu[1 + j] -= step * a[l] * pe[l, j]
         rho_u = rho - step * along_u
         if a_sq > 0.0:
-            chi2 = 2.0 * _standard_gamma(rng, rest_shape, gamma_b, gamma_c)
-            rho = math.sqrt(rho_u * rho_u + step * step * a_sq * chi2)
+            s0, s1, s2, s3, g = any_gamma(s0, s1, s2, s3, rest_shape, gamma_b, gamma_c)
+            rho = math.sqrt(rho_u * rho_u + 2.0 * step * step * a_sq * g)
         else:
             rho = abs(rho_u)
         norm = rho * rho
@@ -123,10 +129,11 @@ def advance_tied(rng, state, n_steps, d, lr, pe, tcode, tparams, scode, sparams,
         if crossing[0] < 0 and abs(mu[0]) >= threshold:
             crossing[0] = step0 + t + 1
     state[r] = rho
+    store(stream, s0, s1, s2, s3)
 
 
 @njit(nogil=True, cache=True)
-def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, lcode, threshold, crossing, step0):
+def advance_untied(stream, state, n_steps, d, lr, tcode, tparams, scode, sparams, lcode, threshold, crossing, step0):
     """Advance one replicate of an untied student by ``n_steps`` SGD steps, in place.
 
     ``state`` = (μ_1..μ_L, ρ_1..ρ_L) with m_l = μ_l and Q_l = μ_l² + ρ_l².
@@ -142,12 +149,12 @@ def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, l
     mats = np.zeros((4, L, L))
     step = lr / d
     rest_shape = 0.5 * (d - 2)
-    gamma_b = rest_shape - 1.0 / 3.0
-    gamma_c = 1.0 / np.sqrt(9 * gamma_b)
+    gamma_b, gamma_c = gamma_constants(rest_shape)
+    s0, s1, s2, s3 = load(stream)
     for t in range(n_steps):
         for l in range(L):
-            n_star[l] = rng.standard_normal()
-            n_perp[l] = rng.standard_normal()
+            s0, s1, s2, s3, n_star[l] = normal(s0, s1, s2, s3)
+            s0, s1, s2, s3, n_perp[l] = normal(s0, s1, s2, s3)
             q[l] = mu[l] * n_star[l] + rho[l] * n_perp[l]
         loss_and_grad(tcode, tparams, scode, sparams, n_star, q, a, mats, lcode)
         norm = 0.0
@@ -155,8 +162,8 @@ def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, l
             mu[l] -= step * a[l] * n_star[l]
             rho_u = rho[l] - step * a[l] * n_perp[l]
             if a[l] != 0.0:
-                chi2 = 2.0 * _standard_gamma(rng, rest_shape, gamma_b, gamma_c)
-                rho[l] = math.sqrt(rho_u * rho_u + step * step * a[l] * a[l] * chi2)
+                s0, s1, s2, s3, g = any_gamma(s0, s1, s2, s3, rest_shape, gamma_b, gamma_c)
+                rho[l] = math.sqrt(rho_u * rho_u + 2.0 * step * step * a[l] * a[l] * g)
             else:
                 rho[l] = abs(rho_u)
             norm += mu[l] * mu[l] + rho[l] * rho[l]
@@ -168,6 +175,7 @@ def advance_untied(rng, state, n_steps, d, lr, tcode, tparams, scode, sparams, l
             m += mu[l]
         if crossing[0] < 0 and abs(m / L) >= threshold:
             crossing[0] = step0 + t + 1
+    store(stream, s0, s1, s2, s3)
 
 
 def advance_kernels(problem):
@@ -183,7 +191,7 @@ def advance_kernels(problem):
 @functools.lru_cache(maxsize=32)
 def _user_advance_kernels(spec, L, matched, activation):
     loss_and_grad = compiled_kernels(spec, L, matched, activation).loss_and_grad
-    return (rebind(advance_tied, loss_and_grad=loss_and_grad),
+    return (rebind(advance_tied, step_loss=loss_and_grad),
             rebind(advance_untied, loss_and_grad=loss_and_grad))
 
 
@@ -242,6 +250,14 @@ def _authors_state(problem, d, rng, init):
     return np.concatenate([m, rho])
 
 
+def replicate_streams(rngs):
+    """The per-step random streams of the replicates whose initial conditions ``rngs`` draw:
+    replicate i's stream is seeded with the child ``SeedSequence(seed, spawn_key=(k, 0))`` of its
+    generator's ``SeedSequence(seed, spawn_key=(k,))`` (docs/theory.md, "Random streams")."""
+    sequences = [rng.bit_generator.seed_seq for rng in rngs]
+    return replicate_states([np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, 0)) for seq in sequences])
+
+
 def observe(problem, states):
     """(m, e_tokens, m_tokens, Q_tokens) of reduced states, shape (R, n_state)."""
     L = problem.L
@@ -261,6 +277,7 @@ class ReducedEngine:
                              f"{problem.target.name!r} is not: use engine='explicit' (see docs/custom_targets.md)")
         self.problem, self.d, self.lr, self.rngs = problem, d, lr, rngs
         self.states = np.array([initial_state(problem, d, rng, m0, e_tokens, init) for rng in rngs])
+        self.streams = replicate_streams(rngs)
         self.crossing = np.full((len(rngs), 1), -1, dtype=np.int64)
         self.threshold = math.inf if threshold is None else float(threshold)
         self.threads = threads
@@ -291,8 +308,8 @@ class ReducedEngine:
             for start in range(0, n_steps, CHUNK_STEPS):
                 n = min(CHUNK_STEPS, n_steps - start)
                 if self.problem.tied:
-                    advance_tied(self.rngs[i], self.states[i], n, d, self.lr, self.pe, tcode, tparams, scode,
+                    advance_tied(self.streams[i], self.states[i], n, d, self.lr, self.pe, tcode, tparams, scode,
                                  sparams, lcode, self.threshold, self.crossing[i], step0 + start)
                 else:
-                    advance_untied(self.rngs[i], self.states[i], n, d, self.lr, tcode, tparams, scode,
+                    advance_untied(self.streams[i], self.states[i], n, d, self.lr, tcode, tparams, scode,
                                    sparams, lcode, self.threshold, self.crossing[i], step0 + start)

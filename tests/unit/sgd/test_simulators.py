@@ -386,28 +386,3 @@ def test_simulate_rejects_bad_input(problem, kwargs, name, engine):
 def test_simulate_rejects_non_problem():
     with pytest.raises(ValueError, match=r"\bproblem\b"):
         simulate(dict(L=2), **_OK)
-
-
-@pytest.mark.parametrize("d", [3, 4, 5, 10, 1000, 10**5])
-def test_inlined_gamma_draws_what_numba_draws(d):
-    """The kernels' written-out gamma sampler returns numba's Generator.standard_gamma bit for bit,
-    consuming the same stream (so it changes no result), for the shapes the kernels use, (d − r − 1)/2."""
-    from numba import njit
-
-    from ssi.sgd.reduced import _standard_gamma
-
-    @njit
-    def both(rng_builtin, rng_inlined, shape, n):
-        b = shape - 1.0 / 3.0
-        c = 1.0 / np.sqrt(9 * b)
-        out = np.empty((2, n))
-        for i in range(n):
-            out[0, i] = rng_builtin.standard_gamma(shape)
-            out[1, i] = _standard_gamma(rng_inlined, shape, b, c)
-        return out
-
-    for shape in (0.5 * (d - 2), 0.5 * (d - 3)):
-        if shape <= 0.0:
-            continue
-        out = both(np.random.default_rng(d), np.random.default_rng(d), shape, 200_000)
-        assert np.array_equal(out[0], out[1]), f"shape {shape}: {np.sum(out[0] != out[1])} draws differ"
