@@ -297,6 +297,13 @@ def place_legends(requests) -> list:
                 moved = True
         if not moved:
             break
+    else:                          # still moving: what covers data now goes outside its axes
+        fig = requests[0][0].figure
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        for i, (ax, kwargs) in enumerate(requests):
+            if legibility.covered_by(ax, legends[i].get_window_extent(renderer)):
+                legends[i] = place_legend(ax, **{**kwargs, "inside": False})
     return legends
 
 

@@ -115,7 +115,7 @@ def plot_gain(config, numbers, out_paths, load=load_result) -> None:
     (under the data, the axes fitted to the data), the measured law against the paper's."""
     from matplotlib.lines import Line2D
 
-    from ..plotting import (COLOURS, WIDTH_DOUBLE, guide, label, limits_to_data, new_figure, place_legend,
+    from ..plotting import (COLOURS, WIDTH_DOUBLE, guide, label, limits_to_data, new_figure, place_legends,
                             plain_log_ticks, save_figure)
     import matplotlib.pyplot as plt
 
@@ -174,8 +174,9 @@ def plot_gain(config, numbers, out_paths, load=load_result) -> None:
                 Line2D([], [], color=COLOURS["guide"], lw=0.8, ls=":", label=r"$\propto L$"),
                 Line2D([], [], color=COLOURS["guide"], lw=0.8, ls="-.", label=r"$\propto L^{2}$")]
     fig.legend(handles=handles, loc="outside lower center", ncol=4, frameon=False)
-    for ax, text in zip(axes[0], verdicts):     # after the figure legend: the axes have their final place
-        place_legend(ax, handles=[], title=text, title_fontsize=6, alignment="left")
+    # after the figure legend; placed together, since one placed below its axes moves the others
+    place_legends([(ax, dict(handles=[], title=text, title_fontsize=6, alignment="left"))
+                   for ax, text in zip(axes[0], verdicts)])
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
