@@ -2,8 +2,7 @@
 # experiment file, a cost forecast, numbers and one figure per experiment under figures/authors/.
 from pathlib import Path
 
-from ssi.experiments import (authors, authors_candidates, authors_crossings, authors_figure, authors_jobs,
-                             authors_numbers, authors_spec, phase_switch)
+from ssi.experiments import authors, authors_candidates
 
 R = config["results_dir"]
 F = config["figures_dir"]
@@ -17,9 +16,8 @@ print(authors.forecast_text(authors.forecast_worst_case(config)))
 
 AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
 AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
-AU_CODE = [authors.__file__, authors_candidates.__file__, authors_crossings.__file__, authors_spec.__file__,
-           authors_jobs.__file__, authors_numbers.__file__, authors_figure.__file__, phase_switch.__file__,
-           str(Path(authors.__file__).parents[1] / "plotting.py"), str(Path(authors.__file__).parents[1] / "legibility.py")]
+#: the package code the figures are drawn with (what the plot script imports): editing it remakes them
+AU_CODE = imported_code("authors_plot.py")
 AU_FIGURES = [f"{F}/{name}.{ext}" for name in authors.figure_names(config) for ext in ("pdf", "png")]
 
 
@@ -139,7 +137,7 @@ rule authors_numbers:
         AU_ODE,
         AU_PROTOCOLS,
         AU_CANDIDATES,
-        AU_CODE,
+        imported_code("authors_numbers.py"),
     params:
         section=config["authors"],
     output:
