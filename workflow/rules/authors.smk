@@ -158,6 +158,7 @@ rule authors_plot:
         AU_PROTOCOLS,
         AU_CANDIDATES,
         AU_CODE,
+        numbers=f"{F}/numbers/authors.json",
     params:
         section=config["authors"],
     output:

@@ -82,6 +82,7 @@ rule escape_vs_d_plot:
     input:
         C1_RESULTS,
         C1_CODE,
+        numbers=f"{F}/numbers/escape_vs_d.json",
     params:
         section=config["escape_vs_d"],
     output:

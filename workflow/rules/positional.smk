@@ -89,6 +89,7 @@ rule positional_plot:
     input:
         PE_RESULTS,
         PE_CODE,
+        numbers=f"{F}/numbers/positional.json",
     params:
         section=config["positional"],
     output:

@@ -143,6 +143,7 @@ rule semantic_positional_plot:
     input:
         SP_RESULTS,
         SP_CODE,
+        numbers=f"{F}/numbers/semantic_positional.json",
     params:
         section=config["semantic_positional"],
     output:

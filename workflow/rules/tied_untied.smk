@@ -123,6 +123,7 @@ rule tied_untied_plot:
     input:
         TU_RESULTS,
         TU_CODE,
+        numbers=f"{F}/numbers/tied_untied.json",
     params:
         section=config["tied_untied"],
     output:

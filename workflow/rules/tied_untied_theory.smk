@@ -62,6 +62,7 @@ rule tied_untied_theory_plot:
         TUT_RESULT,
         TUT_SGD,
         TUT_CODE,
+        numbers=f"{F}/numbers/tied_untied_theory.json",
     output:
         pdf=f"{F}/tied_untied_theory.pdf",
         png=report(f"{F}/tied_untied_theory.png", caption="../report/tied_untied_theory.rst",

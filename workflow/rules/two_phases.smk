@@ -71,6 +71,7 @@ rule two_phases_plot:
     input:
         TP_RESULTS,
         TP_CODE,
+        numbers=f"{F}/numbers/two_phases.json",
     params:
         section=config["two_phases"],
     output:
