@@ -25,13 +25,17 @@ rule manifest:
         "../scripts/manifest.py"
 
 
+#: the README's claims table is written with the committed figures only (the default figures
+#: folder), in place (`update`: Snakemake does not delete it before the job)
+CLAIMS_README = {"readme": update("README.md")} if F == "figures" else {}
+
+
 rule claims:
     input:
         NUMBERS,
     output:
         f"{F}/CLAIMS.md",
-    params:
-        readme="README.md" if F == "figures" else None,
+        **CLAIMS_README,
     log:
         f"{R}/logs/claims.log",
     conda:

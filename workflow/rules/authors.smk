@@ -11,8 +11,6 @@ FIGURES, RESULTS, NUMBERS, RENDERERS = [], [], [], {}
 FIGURE_DATA = []
 
 authors.check_config(config)
-# the cost forecast without the ODE (every run to T), printed before any job starts
-print(authors.forecast_text(authors.forecast_worst_case(config)))
 
 AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
 AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
@@ -27,6 +25,7 @@ wildcard_constraints:
 
 
 localrules:
+    authors_forecast_worst_case,
     authors_forecast,
     authors_numbers,
     authors_plot,
@@ -50,9 +49,25 @@ rule authors_ode:
         "../scripts/authors_ode.py"
 
 
+rule authors_forecast_worst_case:
+    """The cost forecast without the ODE (every run to its T): the first job, printed as it runs."""
+    priority: PRIORITY_BOTH_CORES + 1
+    params:
+        section={k: v for k, v in config["authors"].items() if k not in ("gain_pairs", "protocols")},
+    output:
+        f"{R}/authors/forecast_worst_case.txt",
+    log:
+        f"{R}/logs/authors_forecast_worst_case.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_forecast_worst_case.py"
+
+
 rule authors_forecast:
     input:
         AU_ODE,
+        f"{R}/authors/forecast_worst_case.txt",
     params:
         section={k: v for k, v in config["authors"].items() if k not in ("gain_pairs", "protocols")},
     output:

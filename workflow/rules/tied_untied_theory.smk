@@ -38,6 +38,10 @@ rule tied_untied_theory:
     script:
         "../scripts/tied_untied_theory.py"
 
+#: the results page's generated block is written with the committed figures only (the default
+#: figures folder), in place (`update`: Snakemake does not delete it before the job)
+TUT_DOCS = {"docs": update("docs/results/tied_untied.md")} if F == "figures" else {}
+
 
 rule tied_untied_theory_numbers:
     """The numbers file; with the default figures folder also the generated block of
@@ -48,6 +52,7 @@ rule tied_untied_theory_numbers:
         imported_code("tied_untied_theory_numbers.py"),
     output:
         f"{F}/numbers/tied_untied_theory.json",
+        **TUT_DOCS,
     log:
         f"{R}/logs/tied_untied_theory_numbers.log",
     conda:
