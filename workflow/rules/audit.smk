@@ -2,6 +2,7 @@
 # the committed files: `verify` (seconds: the files against their manifest, no results needed) and
 # `audit` (re-render and recompute from results/). All are quick: on a cluster they run on the
 # submitting node, not as SLURM jobs.
+from ssi.experiments.claims import page_title as claims_title
 
 localrules:
     manifest,
@@ -36,6 +37,8 @@ rule claims:
     output:
         f"{F}/CLAIMS.md",
         **CLAIMS_README,
+    params:
+        title=claims_title(config),
     log:
         f"{R}/logs/claims.log",
     conda:
