@@ -77,6 +77,7 @@ if "authors" in config:
             FIGURES,
             f"{F}/MANIFEST.sha256",
             f"{F}/CLAIMS.md",
+            AU_DOCS,
 
 else:
     # a violation stops here with one line naming the key, the value and the rule

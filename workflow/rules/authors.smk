@@ -25,6 +25,7 @@ wildcard_constraints:
 
 
 localrules:
+    authors_docs,
     authors_forecast_worst_case,
     authors_forecast,
     authors_numbers,
@@ -163,6 +164,30 @@ rule authors_numbers:
         "../envs/ssi.yaml"
     script:
         "../scripts/authors_numbers.py"
+
+
+#: the pages that quote the authors' numbers (docs/results/authors.md, the README's table of the
+#: authors' experiments), written in place (`update`) as `python -m ssi.docgen` writes them: with
+#: the committed figures folder of config/authors.yaml only
+AU_DOCS = ["docs/results/authors.md", "README.md"] if F == "figures/authors" else []
+
+if AU_DOCS:
+
+    rule authors_docs:
+        input:
+            f"{F}/numbers/authors.json",
+            f"{F}/CLAIMS.md",
+            imported_code("authors_docs.py"),
+        output:
+            [update(page) for page in AU_DOCS],
+        params:
+            root=workflow.basedir,
+        log:
+            f"{R}/logs/authors_docs.log",
+        conda:
+            "../envs/ssi.yaml"
+        script:
+            "../scripts/authors_docs.py"
 
 
 rule authors_plot:
