@@ -40,8 +40,8 @@ rule authors_phase_reference:
 rule authors_phase_diagram:
     priority: PRIORITY_BOTH_CORES
     input:
-        f"{R}/semantic_positional/landscape.npz",
-        f"{R}/authors_phase/reference.npz",
+        landscape=f"{R}/semantic_positional/landscape.npz",
+        reference=f"{R}/authors_phase/reference.npz",
     params:
         section=lambda wildcards: {k: v for k, v in config["authors_phase"].items() if k != "diagrams"},
         diagram=lambda wildcards: config["authors_phase"]["diagrams"][wildcards.ap_diagram],

@@ -83,7 +83,12 @@ def landscape_point(config, out_stem, log=None) -> None:
 
 def load_landscape(config, load=load_result) -> phase.Landscape:
     """The landscape integrals saved by :func:`landscape_point` (read through ``load``)."""
-    data, _ = load(stems(config, "landscape")["landscape"])
+    return read_landscape(stems(config, "landscape")["landscape"], load)
+
+
+def read_landscape(stem, load=load_result) -> phase.Landscape:
+    """The landscape integrals of the result ``stem`` (path without suffix; read through ``load``)."""
+    data, _ = load(stem)
     terms = {k: (float(data[k]) if data[k].ndim == 0 else data[k]) for k in ("C_ee", "C_mm", "N_ee", "M_ee")}
     return phase.Landscape(data["e_nodes"], data["m_nodes"], data["C_nodes"], data["e_fine"], data["N_fine"],
                            data["M_fine"], terms)
