@@ -225,6 +225,7 @@ def _plain(value):
 
 
 if __name__ == "__main__":  # pragma: no cover - a command-line helper for the docs
-    # `python -m ssi.provenance` from the repository root: the record a run would write now
-    print(json.dumps(result_record({}), indent=2, sort_keys=True))
+    # `python -m ssi.provenance [RULE]` from the repository root: the record a run (a job of RULE)
+    # would write now
+    print(json.dumps(result_record({}, rule=sys.argv[1] if len(sys.argv) > 1 else None), indent=2, sort_keys=True))
     sys.exit(0)
