@@ -17,7 +17,6 @@ from snakemake.utils import min_version
 
 from ssi._interrupt import forward_interrupts
 from ssi.experiments import preflight
-from ssi.source_graph import dependencies, file_imports
 
 min_version("9.0")
 
@@ -38,18 +37,12 @@ CONFIGFILE = (os.path.relpath(workflow.overwrite_configfiles[-1]) if workflow.ov
 CONFIG_OPTION = "" if CONFIGFILE == preflight.DEFAULT_CONFIG else f" --configfile {CONFIGFILE}"
 
 
-def imported_code(*scripts):
-    """The package's source files that ``scripts`` import, directly or through other modules: the
-    code inputs of a rule, so that editing the code a job runs remakes its outputs. A bare name is
-    a file of workflow/scripts; a path is relative to the folder of this Snakefile."""
-    base = Path(workflow.basedir)
-    files = [base / (s if "/" in s else f"workflow/scripts/{s}") for s in scripts]
-    names = set().union(*(file_imports(f) for f in files))
-    return [str(path) for path in dependencies(names).values()]
-
-
 # Ctrl-C also stops a job that Snakemake was starting as the signal came (src/ssi/_interrupt.py)
 forward_interrupts()
+
+
+# the code inputs of the rules (imported_code)
+include: "workflow/rules/code.smk"
 
 # Job priorities (docs/performance.md, "Scheduling"): Snakemake starts the ready jobs whose
 # priorities add up highest; jobs of equal priority go in no set order.

@@ -167,27 +167,25 @@ rule authors_numbers:
 
 
 #: the pages that quote the authors' numbers (docs/results/authors.md, the README's table of the
-#: authors' experiments), written in place (`update`) as `python -m ssi.docgen` writes them: with
-#: the committed figures folder of config/authors.yaml only
+#: authors' experiments), written in place (`update`) as `python -m ssi.docgen` writes them, from
+#: the committed numbers: part of `all` with the committed figures folder of config/authors.yaml only
 AU_DOCS = ["docs/results/authors.md", "README.md"] if F == "figures/authors" else []
 
-if AU_DOCS:
 
-    rule authors_docs:
-        input:
-            f"{F}/numbers/authors.json",
-            f"{F}/CLAIMS.md",
-            imported_code("authors_docs.py"),
-        output:
-            [update(page) for page in AU_DOCS],
-        params:
-            root=workflow.basedir,
-        log:
-            f"{R}/logs/authors_docs.log",
-        conda:
-            "../envs/ssi.yaml"
-        script:
-            "../scripts/authors_docs.py"
+rule authors_docs:
+    input:
+        f"{F}/numbers/authors.json",
+        f"{F}/CLAIMS.md",
+        imported_code("authors_docs.py"),
+    output:
+        update("docs/results/authors.md"),
+        update("README.md"),
+    log:
+        f"{R}/logs/authors_docs.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_docs.py"
 
 
 rule authors_plot:

@@ -54,8 +54,8 @@ rule notebook:
         numbers=f"{F}/numbers/{{result}}.json",
         data=multiext(f"{F}/data/{{result}}", ".npz", ".json"),
         figures=lambda wildcards: FIGURE_SETS[wildcards.result][0],
-        code=lambda wildcards: FIGURE_SETS[wildcards.result][2] + imported_code("execute_notebook.py",
-                                                                                 f"notebooks/{wildcards.result}.py"),
+        code=lambda wildcards: FIGURE_SETS[wildcards.result][2] + imported_code("execute_notebook.py")
+                               + imported_code(f"{wildcards.result}.py", folder="notebooks"),
     output:
         f"{F}/notebooks/{{result}}.ipynb",
     log:

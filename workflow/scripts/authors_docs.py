@@ -10,7 +10,8 @@ from pathlib import Path
 from ssi.docgen.pages import generate
 from ssi.io import atomic_write_text
 
-pages = generate(Path(snakemake.params.root))  # noqa: F821
+# the repository holding this workflow
+pages = generate(Path(snakemake.scriptdir).resolve().parents[1])  # noqa: F821
 written = []
 for out in snakemake.output:  # noqa: F821
     path = Path(out).resolve()
