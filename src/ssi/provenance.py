@@ -17,8 +17,9 @@ The code of a rule (:func:`job_sources`) is its rule file, its script, and the p
 the script imports, directly or through other modules of the package (:mod:`ssi.source_graph`;
 a ``run:`` rule: those its rule file imports). An edit elsewhere (another rule, a scheduling
 constant in the Snakefile, the docs, the tests) leaves the hash, and so the committed numbers,
-unchanged. Inside a Snakemake ``script:`` job the rule is found by itself (:func:`current_job`); elsewhere (the CLI,
-a notebook) there is no rule, and the hash covers the whole package and workflow.
+unchanged. Inside a Snakemake ``script:`` job the rule is found by itself (:func:`current_job`);
+elsewhere (the CLI, a notebook) there is no rule, and the hash covers the whole package and
+workflow.
 
 Neither record holds a timestamp.
 """
