@@ -64,7 +64,11 @@ def _blocks(omegas, n):
 # --- landscape and diagram -------------------------------------------------------------------------
 def landscape_point(config, out_stem, log=None) -> None:
     """The (a, ω)-independent integrals and a quadrature check at a few states."""
-    spec = config[EXPERIMENT]["landscape"]
+    landscape_section(config[EXPERIMENT]["landscape"], out_stem, log)
+
+
+def landscape_section(spec, out_stem, log=None) -> None:
+    """:func:`landscape_point` from the config section ``semantic_positional.landscape`` (what it reads)."""
     progress = ProgressLog(log, f"{EXPERIMENT} landscape")
     land = phase.landscape(spec["nodes"], spec["fine"], spec["c_points"], spec["e_points"], spec["hessian_step"])
     check_e = np.array([0.0, 0.3, 0.9, 0.0, 0.6])
