@@ -40,6 +40,10 @@ CONFIG_OPTION = "" if CONFIGFILE == preflight.DEFAULT_CONFIG else f" --configfil
 # Ctrl-C also stops a job that Snakemake was starting as the signal came (src/ssi/_interrupt.py)
 forward_interrupts()
 
+
+# the code inputs of the rules (imported_code)
+include: "workflow/rules/code.smk"
+
 # Job priorities (docs/performance.md, "Scheduling"): Snakemake starts the ready jobs whose
 # priorities add up highest; jobs of equal priority go in no set order.
 #: a 2-thread job gets both cores only while no 1-thread job runs, which after the first
@@ -66,6 +70,7 @@ if "authors" in config:
             FIGURES,
             f"{F}/MANIFEST.sha256",
             f"{F}/CLAIMS.md",
+            AU_DOCS,
 
 else:
     # a violation stops here with one line naming the key, the value and the rule

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from pathlib import Path
 
 #: the folder of the ``ssi`` package
@@ -66,6 +67,43 @@ def direct_imports(name: str) -> set[str]:
     functions too); a package counts only when a name is taken from its ``__init__``."""
     path = module_file(name)
     return set() if path is None else set(_direct_imports(path))
+
+
+#: an import statement of a Snakemake rule file (not Python as a whole): ``from a import (b,\n c)``
+#: or ``import a``, possibly indented (inside a ``run:`` block)
+_SMK_IMPORT = re.compile(r"^[ \t]*(from[ \t]+[\w.]+[ \t]+import[ \t]+(?:\([^)]*\)|[^\n]*)|import[ \t]+[^\n]*)",
+                         re.MULTILINE)
+
+
+def file_imports(path) -> set[str]:
+    """The package modules that a file outside the package imports by absolute name: a workflow
+    script (``.py``, parsed) or a Snakemake rule file (its ``import`` statements, parsed one by
+    one); a package counts only when a name is taken from its ``__init__``.
+
+    Examples
+    --------
+    >>> sorted(file_imports(PACKAGE.parents[1] / "workflow" / "scripts" / "positional_numbers.py"))
+    ['ssi.experiments.audit', 'ssi.experiments.positional']
+    """
+    path = Path(path)
+    text = path.read_text()
+    if path.suffix == ".py":
+        trees = [ast.parse(text)]
+    else:
+        trees = [ast.parse(m.group(1).strip()) for m in _SMK_IMPORT.finditer(text)]
+    out = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and not node.level and node.module \
+                    and node.module.split(".")[0] == "ssi":
+                submodules = {f"{node.module}.{a.name}" for a in node.names
+                              if module_file(f"{node.module}.{a.name}")}
+                out |= submodules
+                if len(submodules) < len(node.names):
+                    out.add(node.module)
+            elif isinstance(node, ast.Import):
+                out |= {a.name for a in node.names if a.name.split(".")[0] == "ssi"}
+    return {n for n in out if module_file(n) is not None}
 
 
 def dependencies(names) -> dict[str, Path]:

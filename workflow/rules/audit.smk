@@ -2,6 +2,7 @@
 # the committed files: `verify` (seconds: the files against their manifest, no results needed) and
 # `audit` (re-render and recompute from results/). All are quick: on a cluster they run on the
 # submitting node, not as SLURM jobs.
+from ssi.experiments.claims import page_title as claims_title
 
 localrules:
     manifest,
@@ -25,13 +26,19 @@ rule manifest:
         "../scripts/manifest.py"
 
 
+#: the README's claims table is written with the committed figures only (the default figures
+#: folder), in place (`update`: Snakemake does not delete it before the job)
+CLAIMS_README = {"readme": update("README.md")} if F == "figures" else {}
+
+
 rule claims:
     input:
         NUMBERS,
     output:
         f"{F}/CLAIMS.md",
+        **CLAIMS_README,
     params:
-        readme="README.md" if F == "figures" else None,
+        title=claims_title(config),
     log:
         f"{R}/logs/claims.log",
     conda:

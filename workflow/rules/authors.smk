@@ -2,8 +2,7 @@
 # experiment file, a cost forecast, numbers and one figure per experiment under figures/authors/.
 from pathlib import Path
 
-from ssi.experiments import (authors, authors_candidates, authors_crossings, authors_figure, authors_jobs,
-                             authors_numbers, authors_spec, phase_switch)
+from ssi.experiments import authors, authors_candidates
 
 R = config["results_dir"]
 F = config["figures_dir"]
@@ -12,14 +11,11 @@ FIGURES, RESULTS, NUMBERS, RENDERERS = [], [], [], {}
 FIGURE_DATA = []
 
 authors.check_config(config)
-# the cost forecast without the ODE (every run to T), printed before any job starts
-print(authors.forecast_text(authors.forecast_worst_case(config)))
 
 AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
 AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
-AU_CODE = [authors.__file__, authors_candidates.__file__, authors_crossings.__file__, authors_spec.__file__,
-           authors_jobs.__file__, authors_numbers.__file__, authors_figure.__file__, phase_switch.__file__,
-           str(Path(authors.__file__).parents[1] / "plotting.py"), str(Path(authors.__file__).parents[1] / "legibility.py")]
+#: the package code the figures are drawn with (what the plot script imports): editing it remakes them
+AU_CODE = imported_code("authors_plot.py")
 AU_FIGURES = [f"{F}/{name}.{ext}" for name in authors.figure_names(config) for ext in ("pdf", "png")]
 
 
@@ -29,6 +25,8 @@ wildcard_constraints:
 
 
 localrules:
+    authors_docs,
+    authors_forecast_worst_case,
     authors_forecast,
     authors_numbers,
     authors_plot,
@@ -52,9 +50,25 @@ rule authors_ode:
         "../scripts/authors_ode.py"
 
 
+rule authors_forecast_worst_case:
+    """The cost forecast without the ODE (every run to its T): the first job, printed as it runs."""
+    priority: PRIORITY_BOTH_CORES + 1
+    params:
+        section={k: v for k, v in config["authors"].items() if k not in ("gain_pairs", "protocols")},
+    output:
+        f"{R}/authors/forecast_worst_case.txt",
+    log:
+        f"{R}/logs/authors_forecast_worst_case.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_forecast_worst_case.py"
+
+
 rule authors_forecast:
     input:
         AU_ODE,
+        f"{R}/authors/forecast_worst_case.txt",
     params:
         section={k: v for k, v in config["authors"].items() if k not in ("gain_pairs", "protocols")},
     output:
@@ -139,7 +153,7 @@ rule authors_numbers:
         AU_ODE,
         AU_PROTOCOLS,
         AU_CANDIDATES,
-        AU_CODE,
+        imported_code("authors_numbers.py"),
     params:
         section=config["authors"],
     output:
@@ -152,6 +166,28 @@ rule authors_numbers:
         "../scripts/authors_numbers.py"
 
 
+#: the pages that quote the authors' numbers (docs/results/authors.md, the README's table of the
+#: authors' experiments), written in place (`update`) as `python -m ssi.docgen` writes them, from
+#: the committed numbers: part of `all` with the committed figures folder of config/authors.yaml only
+AU_DOCS = ["docs/results/authors.md", "README.md"] if F == "figures/authors" else []
+
+
+rule authors_docs:
+    input:
+        f"{F}/numbers/authors.json",
+        f"{F}/CLAIMS.md",
+        imported_code("authors_docs.py"),
+    output:
+        update("docs/results/authors.md"),
+        update("README.md"),
+    log:
+        f"{R}/logs/authors_docs.log",
+    conda:
+        "../envs/ssi.yaml"
+    script:
+        "../scripts/authors_docs.py"
+
+
 rule authors_plot:
     priority: PRIORITY_FIGURE
     input:
@@ -160,6 +196,7 @@ rule authors_plot:
         AU_PROTOCOLS,
         AU_CANDIDATES,
         AU_CODE,
+        numbers=f"{F}/numbers/authors.json",
     params:
         section=config["authors"],
     output:

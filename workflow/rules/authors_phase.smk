@@ -5,12 +5,8 @@ from ssi.experiments import authors_phase as ap
 
 #: result files: the reference derivatives and one comparison per configured diagram
 AP_RESULTS = [f"{s}.npz" for s in ap.stems(config).values()]
-#: the code that turns results into numbers and the figure
-AP_CODE = [ap.__file__, *(str(Path(ap.__file__).with_name(f"authors_phase_{part}.py"))
-                          for part in ("basis", "rule", "refine", "jobs", "numbers", "figure")),
-           str(Path(ap.__file__).parents[1] / "phase.py"),
-           str(Path(ap.__file__).parents[1] / "plotting.py"),
-           str(Path(ap.__file__).parents[1] / "legibility.py")]
+#: the package code the figures are drawn with (what the plot script imports): editing it remakes them
+AP_CODE = imported_code("authors_phase_plot.py")
 AP_FIGURES = [f"{F}/authors/phase_diagram_comparison.{ext}" for ext in ("pdf", "png")]
 
 
@@ -44,8 +40,8 @@ rule authors_phase_reference:
 rule authors_phase_diagram:
     priority: PRIORITY_BOTH_CORES
     input:
-        f"{R}/semantic_positional/landscape.npz",
-        f"{R}/authors_phase/reference.npz",
+        landscape=f"{R}/semantic_positional/landscape.npz",
+        reference=f"{R}/authors_phase/reference.npz",
     params:
         section=lambda wildcards: {k: v for k, v in config["authors_phase"].items() if k != "diagrams"},
         diagram=lambda wildcards: config["authors_phase"]["diagrams"][wildcards.ap_diagram],
@@ -66,7 +62,7 @@ rule authors_phase_diagram:
 rule authors_phase_numbers:
     input:
         AP_RESULTS,
-        AP_CODE,
+        imported_code("authors_phase_numbers.py"),
     params:
         section=config["authors_phase"],
     output:

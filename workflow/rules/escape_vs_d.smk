@@ -3,9 +3,8 @@ from ssi.experiments import escape_vs_d
 
 #: result files: SGD replicates per (case, d, engine), the ODE per case
 C1_RESULTS = [f"{s}.npz" for kind in ("sgd", "ode") for s in escape_vs_d.stems(config, kind).values()]
-#: the code that turns results into numbers and figures: editing it remakes them
-C1_CODE = [escape_vs_d.__file__, str(Path(escape_vs_d.__file__).parents[1] / "plotting.py"),
-           str(Path(escape_vs_d.__file__).parents[1] / "legibility.py")]
+#: the package code the figures are drawn with (what the plot script imports): editing it remakes them
+C1_CODE = imported_code("escape_vs_d_plot.py")
 #: the SGD job's rerun triggers: point_params, with the case's d lists and ODE-only keys left out
 #: (adding a d, or an ODE or explicit-engine d, must not rerun the other points)
 C1_POINT = point_params("escape_vs_d", ["replicates", "points_per_decade", "early_multiple", "macro_level",
@@ -65,7 +64,7 @@ rule escape_vs_d_ode:
 rule escape_vs_d_numbers:
     input:
         C1_RESULTS,
-        C1_CODE,
+        imported_code("escape_vs_d_numbers.py"),
     params:
         section=config["escape_vs_d"],
     output:
@@ -83,6 +82,7 @@ rule escape_vs_d_plot:
     input:
         C1_RESULTS,
         C1_CODE,
+        numbers=f"{F}/numbers/escape_vs_d.json",
     params:
         section=config["escape_vs_d"],
     output:

@@ -5,7 +5,7 @@
 # - notebooks (not part of `all`: it needs the `notebooks` extra, and reads only committed files):
 #   `snakemake --cores all notebooks` runs each notebooks/<result>.py as a notebook into
 #   {F}/notebooks/<result>.ipynb, byte-deterministic; tests/workflow/test_notebooks.py checks they are current.
-from ssi.experiments import figure_data, notebook, notebook_build
+from ssi.experiments import figure_data
 
 #: result -> (its figures, the results and the code they are drawn from)
 FIGURE_SETS = {
@@ -32,7 +32,7 @@ rule figure_data:
     input:
         numbers=f"{F}/numbers/{{result}}.json",
         results=lambda wildcards: FIGURE_SETS[wildcards.result][1],
-        code=lambda wildcards: FIGURE_SETS[wildcards.result][2] + [figure_data.__file__],
+        code=lambda wildcards: FIGURE_SETS[wildcards.result][2] + imported_code("figure_data.py"),
     params:
         names=lambda wildcards: [Path(p).relative_to(F).as_posix() for p in FIGURE_SETS[wildcards.result][0]],
     output:
@@ -54,8 +54,8 @@ rule notebook:
         numbers=f"{F}/numbers/{{result}}.json",
         data=multiext(f"{F}/data/{{result}}", ".npz", ".json"),
         figures=lambda wildcards: FIGURE_SETS[wildcards.result][0],
-        code=lambda wildcards: FIGURE_SETS[wildcards.result][2] + [figure_data.__file__, notebook.__file__,
-                                                                   notebook_build.__file__],
+        code=lambda wildcards: FIGURE_SETS[wildcards.result][2] + imported_code("execute_notebook.py")
+                               + imported_code(f"{wildcards.result}.py", folder="notebooks"),
     output:
         f"{F}/notebooks/{{result}}.ipynb",
     log:

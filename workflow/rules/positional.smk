@@ -3,9 +3,8 @@ from ssi.experiments import positional
 
 #: result files: SGD replicates per (case, d), the ODE per case, the landscape per target
 PE_RESULTS = [f"{s}.npz" for kind in ("sgd", "ode", "landscape") for s in positional.stems(config, kind).values()]
-#: the code that turns results into numbers and figures: editing it remakes them
-PE_CODE = [positional.__file__, str(Path(positional.__file__).parents[1] / "plotting.py"),
-           str(Path(positional.__file__).parents[1] / "legibility.py")]
+#: the package code the figures are drawn with (what the plot script imports): editing it remakes them
+PE_CODE = imported_code("positional_plot.py")
 #: the two figures (landscape, escape), pdf and png
 PE_FIGURES = [f"{F}/positional_{name}.{ext}" for name in ("landscape", "escape") for ext in ("pdf", "png")]
 
@@ -72,7 +71,7 @@ rule positional_ode:
 rule positional_numbers:
     input:
         PE_RESULTS,
-        PE_CODE,
+        imported_code("positional_numbers.py"),
     params:
         section=config["positional"],
     output:
@@ -90,6 +89,7 @@ rule positional_plot:
     input:
         PE_RESULTS,
         PE_CODE,
+        numbers=f"{F}/numbers/positional.json",
     params:
         section=config["positional"],
     output:

@@ -28,7 +28,7 @@ rule result_hashes:
     run:
         from ssi.experiments.recompute import write_result_hashes
 
-        write_result_hashes(input, config, output[0], log[0])
+        write_result_hashes(input, config, output[0], log[0], rule=rule, workflow_root=workflow.basedir)
 
 
 rule audit_compute:

@@ -4,12 +4,8 @@ from ssi.experiments import semantic_positional as sp
 #: result files: landscape integrals, the two diagrams, SGD blocks, ODE, long-run groups
 SP_RESULTS = [f"{s}.npz" for kind in ("landscape", "diagram", "sgd", "ode", "long")
               for s in sp.stems(config, kind).values()]
-#: the code that turns results into numbers and figures: editing it remakes them
-SP_CODE = [sp.__file__, *(str(Path(sp.__file__).with_name(f"semantic_positional_{part}.py"))
-                          for part in ("jobs", "numbers", "figure")),
-           str(Path(sp.__file__).with_name("phase_switch.py")), str(Path(sp.__file__).parents[1] / "phase.py"),
-           str(Path(sp.__file__).parents[1] / "plotting.py"),
-           str(Path(sp.__file__).parents[1] / "legibility.py")]
+#: the package code the figures are drawn with (what the plot script imports): editing it remakes them
+SP_CODE = imported_code("semantic_positional_plot.py")
 #: the three figures, pdf and png
 SP_FIGURES = [f"{F}/semantic_positional_{name}.{ext}" for name in ("diagram", "transition", "long")
               for ext in ("pdf", "png")]
@@ -129,7 +125,7 @@ rule semantic_positional_ode:
 rule semantic_positional_numbers:
     input:
         SP_RESULTS,
-        SP_CODE,
+        imported_code("semantic_positional_numbers.py"),
     params:
         section=config["semantic_positional"],
     output:
@@ -147,6 +143,7 @@ rule semantic_positional_plot:
     input:
         SP_RESULTS,
         SP_CODE,
+        numbers=f"{F}/numbers/semantic_positional.json",
     params:
         section=config["semantic_positional"],
     output:

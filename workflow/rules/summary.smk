@@ -2,9 +2,7 @@
 # and the numbers files of every result (include after the result rule files: reads NUMBERS).
 from ssi.experiments import summary
 
-SUMMARY_CODE = [summary.__file__, str(Path(summary.__file__).parent / "claims.py"),
-                str(Path(summary.__file__).parents[1] / "plotting.py"),
-                str(Path(summary.__file__).parents[1] / "legibility.py")]
+SUMMARY_CODE = imported_code("summary_plot.py")
 SUMMARY_FIGURES = [f"{F}/summary.pdf", f"{F}/summary.png"]
 
 

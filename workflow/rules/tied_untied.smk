@@ -3,11 +3,8 @@ from ssi.experiments import tied_untied
 
 #: result files: ODE per case, SGD per (case, protocol, network), null runs, attention part
 TU_RESULTS = [f"{s}.npz" for kind in ("ode", "sgd", "null", "attention") for s in tied_untied.stems(config, kind).values()]
-#: the code that turns results into numbers and figures: editing it remakes them
-TU_CODE = [tied_untied.__file__, *(str(Path(tied_untied.__file__).with_name(f"tied_untied_{part}.py"))
-                                  for part in ("jobs", "numbers", "figure")),
-           str(Path(tied_untied.__file__).parents[1] / "plotting.py"),
-           str(Path(tied_untied.__file__).parents[1] / "legibility.py")]
+#: the package code the figures are drawn with (what the plot script imports): editing it remakes them
+TU_CODE = imported_code("tied_untied_plot.py")
 #: the four figures (escape vs L, gain vs L, null cases, attention), pdf and png
 TU_FIGURES = [f"{F}/tied_untied_{name}.{ext}" for name in tied_untied.FIGURE_NAMES for ext in ("pdf", "png")]
 
@@ -108,7 +105,7 @@ rule tied_untied_attention:
 rule tied_untied_numbers:
     input:
         TU_RESULTS,
-        TU_CODE,
+        imported_code("tied_untied_numbers.py"),
     params:
         section=config["tied_untied"],
     output:
@@ -126,6 +123,7 @@ rule tied_untied_plot:
     input:
         TU_RESULTS,
         TU_CODE,
+        numbers=f"{F}/numbers/tied_untied.json",
     params:
         section=config["tied_untied"],
     output:

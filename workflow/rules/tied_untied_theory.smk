@@ -1,15 +1,13 @@
 # Claim C4 settled from the ODE near m = 0: the gain's L-exponent at SIE 2 per learning-rate
 # protocol, closed form beside the reduced ODE (L = 1..10³) and the SGD measurements.
-from ssi import sie2_escape
-from ssi.experiments import tied_untied_theory, tied_untied_theory_docs, tied_untied_theory_figure
+from ssi.experiments import tied_untied_theory, tied_untied_theory_figure
 
 tied_untied_theory.check_config(config)
 
 #: the one result file (coefficients, best learning rates and escape times on the L grids)
 TUT_RESULT = f"{tied_untied_theory.stem(config)}.npz"
-#: the code that turns it into numbers and the figure: editing it remakes them
-TUT_CODE = [tied_untied_theory.__file__, tied_untied_theory_figure.__file__, sie2_escape.__file__,
-            str(Path(sie2_escape.__file__).parent / "plotting.py")]
+#: the package code the figures are drawn with (what the plot script imports): editing it remakes them
+TUT_CODE = imported_code("tied_untied_theory_plot.py")
 #: the SGD measurements the curves are compared with: the paper config's C4 runs and numbers, and
 #: the authors' numbers file when present (config tied_untied_theory.authors_numbers)
 TUT_SGD = [f"{s}.npz" for s in tied_untied_theory.stems(config, "sgd").values()] + [
@@ -40,6 +38,10 @@ rule tied_untied_theory:
     script:
         "../scripts/tied_untied_theory.py"
 
+#: the results page's generated block is written with the committed figures only (the default
+#: figures folder), in place (`update`: Snakemake does not delete it before the job)
+TUT_DOCS = {"docs": update("docs/results/tied_untied.md")} if F == "figures" else {}
+
 
 rule tied_untied_theory_numbers:
     """The numbers file; with the default figures folder also the generated block of
@@ -47,10 +49,10 @@ rule tied_untied_theory_numbers:
     input:
         TUT_RESULT,
         TUT_SGD,
-        TUT_CODE,
-        tied_untied_theory_docs.__file__,
+        imported_code("tied_untied_theory_numbers.py"),
     output:
         f"{F}/numbers/tied_untied_theory.json",
+        **TUT_DOCS,
     log:
         f"{R}/logs/tied_untied_theory_numbers.log",
     conda:
@@ -65,6 +67,7 @@ rule tied_untied_theory_plot:
         TUT_RESULT,
         TUT_SGD,
         TUT_CODE,
+        numbers=f"{F}/numbers/tied_untied_theory.json",
     output:
         pdf=f"{F}/tied_untied_theory.pdf",
         png=report(f"{F}/tied_untied_theory.png", caption="../report/tied_untied_theory.rst",

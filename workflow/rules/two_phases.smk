@@ -3,9 +3,8 @@ from ssi.experiments import two_phases
 
 #: result files of every (case, d) point: SGD replicates and ODE
 TP_RESULTS = [f"{s}.npz" for kind in ("sgd", "ode") for s in two_phases.stems(config, kind).values()]
-#: the code that turns results into numbers and figures: editing it remakes them
-TP_CODE = [two_phases.__file__, str(Path(two_phases.__file__).parents[1] / "plotting.py"),
-           str(Path(two_phases.__file__).parents[1] / "legibility.py")]
+#: the package code the figures are drawn with (what the plot script imports): editing it remakes them
+TP_CODE = imported_code("two_phases_plot.py")
 
 
 # the numbers and the figure take seconds: on a cluster they run on the submitting node
@@ -54,7 +53,7 @@ rule two_phases_ode:
 rule two_phases_numbers:
     input:
         TP_RESULTS,
-        TP_CODE,
+        imported_code("two_phases_numbers.py"),
     params:
         section=config["two_phases"],
     output:
@@ -72,6 +71,7 @@ rule two_phases_plot:
     input:
         TP_RESULTS,
         TP_CODE,
+        numbers=f"{F}/numbers/two_phases.json",
     params:
         section=config["two_phases"],
     output:

@@ -1,12 +1,23 @@
-"""Write docs/results/authors.md, figures/authors/CLAIMS.md and the README's table of the authors'
-experiments from the committed numbers: `python workflow/scripts/authors_docs.py [--check]`.
+# %% [markdown]
+# # The pages that quote the authors' numbers: docs/results/authors.md and the README's table
+# The same text as `python -m ssi.docgen` writes (ssi.docgen.pages; presentation in
+# ssi.experiments.authors_summary), from the committed numbers.
 
-The same as `python -m ssi.docgen`, which writes every generated page (the authors' ones from
-config/authors.yaml, figures/authors/numbers/authors.json, figures/numbers/*.json and
-benchmarks/results/workflow.json; presentation in ssi.experiments.authors_summary).
-"""
-import sys
+# %%
+import os
+from pathlib import Path
 
-from ssi.docgen.__main__ import main
+from ssi.docgen.pages import generate
+from ssi.io import atomic_write_text
 
-sys.exit(main(sys.argv[1:]))
+# the repository holding this workflow
+pages = generate(Path(snakemake.scriptdir).resolve().parents[1])  # noqa: F821
+written = []
+for out in snakemake.output:  # noqa: F821
+    path = Path(out).resolve()
+    if path in pages:
+        atomic_write_text(path, pages[path])
+        written.append(out)
+    else:
+        os.utime(path)  # already current; the job's output is newer than its inputs
+atomic_write_text(snakemake.log[0], f"written: {', '.join(written) or 'none (all current)'}\n")  # noqa: F821

@@ -2,7 +2,8 @@
 # # The authors' experiments: cost forecast per job family (ODE steps × cost model)
 #
 # Printed and logged once the ODEs are done. The SGD jobs do not wait for it (they do not need
-# the ODE); the worst-case forecast (every run to its T) is printed before any job starts.
+# the ODE); the worst-case forecast (every run to its T) is the first job
+# (authors_forecast_worst_case).
 
 # %%
 from ssi.experiments import authors

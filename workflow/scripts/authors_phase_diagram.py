@@ -3,6 +3,9 @@
 
 # %%
 from ssi.experiments import authors_phase as ap
+from ssi.experiments.semantic_positional import read_landscape
 
-ap.diagram_point(snakemake.config, snakemake.wildcards.ap_diagram,  # noqa: F821
+ap.diagram_cells(snakemake.params.section, snakemake.params.diagram, snakemake.wildcards.ap_diagram,  # noqa: F821
+                 read_landscape(snakemake.input.landscape.removesuffix(".npz")),  # noqa: F821
+                 ap.read_reference(snakemake.input.reference.removesuffix(".npz")),  # noqa: F821
                  snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821

@@ -8,9 +8,11 @@ from ssi.experiments.claims import claims_page, collect_rows, readme_table, upda
 from ssi.io import atomic_write_text
 
 rows = collect_rows(snakemake.config, snakemake.input)  # noqa: F821
-atomic_write_text(snakemake.output[0], claims_page(rows, os.path.dirname(snakemake.output[0])))  # noqa: F821
-if snakemake.params.readme:  # noqa: F821
-    update_readme(snakemake.params.readme, readme_table(rows))  # noqa: F821
+atomic_write_text(snakemake.output[0], claims_page(rows, os.path.dirname(snakemake.output[0]),  # noqa: F821
+                                                  title=snakemake.params.title))  # noqa: F821
+readme = snakemake.output.get("readme")  # noqa: F821
+if readme:
+    update_readme(readme, readme_table(rows))
 atomic_write_text(snakemake.log[0],  # noqa: F821
                   f"{snakemake.output[0]}: {len(rows)} claims"  # noqa: F821
-                  + (f"; also written into {snakemake.params.readme}\n" if snakemake.params.readme else "\n"))  # noqa: F821
+                  + (f"; also written into {readme}\n" if readme else "\n"))

@@ -6,4 +6,4 @@
 from ssi.experiments import positional
 
 stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
-positional.landscape_point(snakemake.config, snakemake.wildcards.target, stem, snakemake.log[0])  # noqa: F821
+positional.landscape_target(snakemake.params.section, snakemake.wildcards.target, stem, snakemake.log[0])  # noqa: F821

@@ -8,4 +8,4 @@ import numba
 from ssi.experiments import semantic_positional as sp
 
 numba.set_num_threads(min(snakemake.threads, numba.config.NUMBA_NUM_THREADS))  # noqa: F821
-sp.landscape_point(snakemake.config, snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821
+sp.landscape_section(snakemake.params.section, snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..experiments import authors_summary, preflight
-from ..experiments.claims import END, START, claims_page, collect_rows, readme_table, replace_between
+from ..experiments.claims import END, START, claims_page, collect_rows, page_title, readme_table, replace_between
 from . import fragments, markers, sources, timings
 
 
@@ -37,8 +37,7 @@ def generate(root: Path) -> dict[Path, str]:
     if numbers:
         authors_files = sources.numbers_files(root, sources.AUTHORS_CONFIG)
         out[root / authors_cfg["figures_dir"] / "CLAIMS.md"] = claims_page(
-            collect_rows(authors_cfg, authors_files), authors_cfg["figures_dir"],
-            title="The authors' experiments: claims and what this repository measured")
+            collect_rows(authors_cfg, authors_files), authors_cfg["figures_dir"], title=page_title(authors_cfg))
         run = timings.run_entry(root, sources.AUTHORS_CONFIG) or {}
         out[root / "docs" / "results" / "authors.md"] = authors_summary.results_page(
             authors_cfg, numbers, default, run.get("experiments"))

@@ -1,6 +1,6 @@
 """C4 at SIE 2: the protocols that could give a gain ∝ L², by SGD at the ODE's best η.
 
-``workflow/scripts/authors_protocols.py`` finds, with the ODE (docs/theory.md, "The ODE"), the
+:mod:`ssi.experiments.authors_protocols` finds, with the ODE (docs/theory.md, "The ODE"), the
 learning rate that minimises each network's steps to the authors' 2/√d at their SIE-2 settings
 (d = 1000, torch-MSE loss, Σh₂, ReLU students, overlapped start). This module runs SGD at those
 learning rates, so that the two candidates of the authors' C4 question are answered by SGD and

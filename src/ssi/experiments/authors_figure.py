@@ -215,13 +215,17 @@ def plot_experiment(config, numbers, name, out_paths) -> None:
     plt.close(fig)
 
 
-def plot(config, out_paths) -> None:
-    """One figure per experiment; a path goes to the experiment named by its file name."""
+def plot(config, out_paths, numbers=None) -> None:
+    """One figure per experiment; a path goes to the experiment named by its file name.
+
+    ``numbers``: the numbers file as read back (JSON null as nan,
+    :func:`ssi.experiments.figure_data.numbers_from_json`); computed from the results when None."""
     from .audit import clean_for_json
 
-    numbers = clean_for_json(summarise(config))
-    numbers = json.loads(json.dumps(numbers), parse_constant=float)
-    none_to_nan(numbers)
+    if numbers is None:
+        numbers = clean_for_json(summarise(config))
+        numbers = json.loads(json.dumps(numbers), parse_constant=float)
+        none_to_nan(numbers)
     for name in figure_names(config):
         paths = [p for p in out_paths if str(p).rsplit("/", 1)[-1].rsplit(".", 1)[0] == name]
         if paths and name == authors_candidates.FIGURE:

@@ -73,7 +73,8 @@ from __future__ import annotations
 from .. import phase
 from .authors_phase_basis import coefficient_rows, gh_basis, spline_basis, symmetric_basis  # noqa: F401
 from .authors_phase_figure import BIT_COLOURS, plot  # noqa: F401
-from .authors_phase_jobs import check_spec, diagram_point, load_reference, reference_point, stems  # noqa: F401
+from .authors_phase_jobs import (check_spec, diagram_cells, diagram_point, load_reference,  # noqa: F401
+                                  read_reference, reference_point, stems)
 from .authors_phase_numbers import summarise, summarise_diagram, verdicts  # noqa: F401
 from .authors_phase_refine import direct_basis, reference_derivatives, refine_cells  # noqa: F401
 from .authors_phase_rule import (BITS, EXPERIMENT, SOURCES, VERDICTS, AuthorsRule, confusion,  # noqa: F401

@@ -78,7 +78,12 @@ def reference_point(config, out_stem, log=None) -> None:
 
 def load_reference(config):
     """(reference derivatives, their error bounds) saved by :func:`reference_point`."""
-    data, _ = load_result(stems(config)["reference"])
+    return read_reference(stems(config)["reference"])
+
+
+def read_reference(stem):
+    """(reference derivatives, their error bounds) of the result ``stem`` (path without suffix)."""
+    data, _ = load_result(stem)
     ref = {k[4:]: data[k] for k in data if k.startswith("ref_")}
     err = {k[4:]: data[k] for k in data if k.startswith("err_")}
     return ref, err
@@ -86,13 +91,35 @@ def load_reference(config):
 
 def diagram_point(config, name: str, out_stem, log=None) -> None:
     """The authors' rule (their quadrature and our landscape) and ours on diagram ``name``'s
-    (a, ω) grid, and the refined classification of every cell where they differ."""
+    (a, ω) grid, and the refined classification of every cell where they differ
+    (:func:`diagram_cells` with the inputs the config names)."""
     section = check_spec(config)
     if name not in section["diagrams"]:
         raise ValueError(f"diagram={name!r} is not configured; allowed: {', '.join(section['diagrams'])}")
-    spec = section["diagrams"][name]
-    land = load_landscape(config)
-    ref, err = load_reference(config)
+    diagram_cells(section, section["diagrams"][name], name, load_landscape(config), load_reference(config),
+                  out_stem, log)
+
+
+def diagram_cells(section, spec, name: str, land: phase.Landscape, reference, out_stem, log=None) -> None:
+    """:func:`diagram_point` from what it reads.
+
+    Parameters
+    ----------
+    section : dict
+        The ``authors_phase`` config section (``polar_grid``, ``refine``, ``reference``; its
+        ``diagrams`` are not read).
+    spec : dict
+        The diagram's entry of ``section["diagrams"]``.
+    name : str
+        The diagram's name (recorded).
+    land : phase.Landscape
+        The semantic/positional landscape (:func:`ssi.experiments.semantic_positional.read_landscape`).
+    reference : tuple
+        (reference derivatives, their error bounds) (:func:`read_reference`).
+    out_stem, log : path
+        The result file without suffix, and the progress log.
+    """
+    ref, err = reference
     a0, a1, na = spec["a"]
     w0, w1, nw = spec["omega"]
     a_values, omega_values = np.linspace(a0, a1, int(na)), np.linspace(w0, w1, int(nw))

@@ -67,7 +67,12 @@ def stems(config, kind):
 
 def landscape_problem(config, target: str, pe: str) -> Problem:
     """The landscape panel's problem: the configured base problem with ``target`` and ``pe``."""
-    base = dict(config[EXPERIMENT]["landscape"]["problem"], target=target, pe=pe)
+    return section_problem(config[EXPERIMENT]["landscape"], target, pe)
+
+
+def section_problem(section, target: str, pe: str) -> Problem:
+    """:func:`landscape_problem` from the config section ``positional.landscape``."""
+    base = dict(section["problem"], target=target, pe=pe)
     return problem_from_spec(base, f"{EXPERIMENT}.landscape (target {target}, pe {pe})")
 
 
@@ -106,7 +111,11 @@ def _sie_fields(report) -> dict:
 
 def landscape_point(config, target: str, out_stem, log=None) -> None:
     """R on the (e, m) grid, the Hessian at (0, 0) and the SIEs, without and with PE, for one target."""
-    section = config[EXPERIMENT]["landscape"]
+    landscape_target(config[EXPERIMENT]["landscape"], target, out_stem, log)
+
+
+def landscape_target(section, target: str, out_stem, log=None) -> None:
+    """:func:`landscape_point` from the config section ``positional.landscape`` (what it reads)."""
     n = int(section["grid"])
     axis = np.linspace(-1.0, 1.0, n)
     E, M = np.meshgrid(axis, axis)                       # rows: m, columns: e
@@ -115,7 +124,7 @@ def landscape_point(config, target: str, out_stem, log=None) -> None:
     arrays, meta = {"axis": axis}, {"experiment": EXPERIMENT, "target": target, "config": section}
     quad = {"n_points": int(section["quadrature_points"])}
     for pe in LANDSCAPE_PE:
-        problem = landscape_problem(config, target, pe)
+        problem = section_problem(section, target, pe)
         R = np.full(E.shape, np.nan)
         if pe == "none":                                 # R(e, m) = R(0, m): one profile
             profile = population_loss(problem, m=axis, **quad)

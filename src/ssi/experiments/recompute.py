@@ -28,7 +28,7 @@ HASHES = "RESULT_HASHES.json"
 AUDIT_KEYS = ("audit_n", "audit_seed")
 
 
-def write_result_hashes(result_files, config, out_path, log=None) -> None:
+def write_result_hashes(result_files, config, out_path, log=None, rule=None, workflow_root=None) -> None:
     """Write the hash list of ``result_files`` (paths under ``config["results_dir"]``).
 
     Parameters
@@ -41,13 +41,16 @@ def write_result_hashes(result_files, config, out_path, log=None) -> None:
         The JSON file to write: ``{"files": {relative path: sha256}, "provenance": {...}}``.
     log : path, optional
         A text file that receives a one-line summary.
+    rule, workflow_root : optional
+        The workflow rule that writes the list and the folder holding the Snakefile: the code
+        hash of the provenance covers that rule's code (:func:`ssi.provenance.committed_record`).
     """
     from ..provenance import committed_record
 
     root = Path(config["results_dir"])
     files = {Path(f).relative_to(root).as_posix(): sha256_file(f) for f in result_files}
     section = {k: v for k, v in config.items() if k not in ("results_dir", "figures_dir", *AUDIT_KEYS)}
-    record = {"files": dict(sorted(files.items())), "provenance": committed_record(section)}
+    record = {"files": dict(sorted(files.items())), "provenance": committed_record(section, workflow_root, rule)}
     atomic_write_text(out_path, json.dumps(record, indent=2, sort_keys=True) + "\n")
     if log:
         atomic_write_text(log, f"{out_path}: {len(files)} result files\n")

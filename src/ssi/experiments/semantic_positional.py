@@ -37,8 +37,9 @@ from .phase_switch import switch_omega  # noqa: F401
 from .semantic_positional_figure import (figure_data_reduction, plot, plot_diagram, plot_long,  # noqa: F401
                                          plot_transition, sie_text)
 from .semantic_positional_jobs import (DIAGRAMS, EXPERIMENT, diagram_point, landscape_point,  # noqa: F401
-                                       line_prediction, load_landscape, long_point, noise_table, ode_endpoint,
-                                       ode_point, omega_blocks, problem, runs, sgd_point, stems)
+                                       landscape_section, line_prediction, load_landscape, long_point, noise_table,
+                                       ode_endpoint, ode_point, omega_blocks, problem, read_landscape, runs,
+                                       sgd_point, stems)
 from .semantic_positional_numbers import (classify, fmt, load_long, load_transition, positional_share,  # noqa: F401
                                           summarise, switch_over_decided)
 

@@ -64,7 +64,11 @@ def _blocks(omegas, n):
 # --- landscape and diagram -------------------------------------------------------------------------
 def landscape_point(config, out_stem, log=None) -> None:
     """The (a, ω)-independent integrals and a quadrature check at a few states."""
-    spec = config[EXPERIMENT]["landscape"]
+    landscape_section(config[EXPERIMENT]["landscape"], out_stem, log)
+
+
+def landscape_section(spec, out_stem, log=None) -> None:
+    """:func:`landscape_point` from the config section ``semantic_positional.landscape`` (what it reads)."""
     progress = ProgressLog(log, f"{EXPERIMENT} landscape")
     land = phase.landscape(spec["nodes"], spec["fine"], spec["c_points"], spec["e_points"], spec["hessian_step"])
     check_e = np.array([0.0, 0.3, 0.9, 0.0, 0.6])
@@ -83,7 +87,12 @@ def landscape_point(config, out_stem, log=None) -> None:
 
 def load_landscape(config, load=load_result) -> phase.Landscape:
     """The landscape integrals saved by :func:`landscape_point` (read through ``load``)."""
-    data, _ = load(stems(config, "landscape")["landscape"])
+    return read_landscape(stems(config, "landscape")["landscape"], load)
+
+
+def read_landscape(stem, load=load_result) -> phase.Landscape:
+    """The landscape integrals of the result ``stem`` (path without suffix; read through ``load``)."""
+    data, _ = load(stem)
     terms = {k: (float(data[k]) if data[k].ndim == 0 else data[k]) for k in ("C_ee", "C_mm", "N_ee", "M_ee")}
     return phase.Landscape(data["e_nodes"], data["m_nodes"], data["C_nodes"], data["e_fine"], data["N_fine"],
                            data["M_fine"], terms)

@@ -1,0 +1,13 @@
+# %% [markdown]
+# # The authors' experiments: the cost forecast without the ODE (every run to its T)
+#
+# The first job of the run, so that the worst case shows before the SGD jobs start.
+
+# %%
+from ssi.experiments import authors
+from ssi.io import atomic_write_text
+
+text = authors.forecast_text(authors.forecast_worst_case(snakemake.config))  # noqa: F821
+print(text, flush=True)
+atomic_write_text(snakemake.output[0], text)  # noqa: F821
+atomic_write_text(snakemake.log[0], text)  # noqa: F821
