@@ -62,6 +62,7 @@ if "authors" in config:
     preflight.validate_config(config, Path(workflow.basedir) / SCHEMA, SCHEMA)
 
     include: "workflow/rules/authors.smk"
+    include: "workflow/rules/reproducibility.smk"
     include: "workflow/rules/audit.smk"
 
     rule all:
