@@ -38,9 +38,14 @@ def test_c1_verdict(fit, verdict):
 
 
 # --- C2 and C6 ------------------------------------------------------------------------------------
-def tp_row(case, d, t_sgd, t_ode, escaped=16, final_sgd=0.84, final_ode=0.84):
+def tp_row(case, d, t_sgd, t_ode, escaped=16, final_sgd=0.84, final_ode=0.84, se=1.0):
+    """A row of the two-phases numbers; the replicates' mean escape time is t_sgd ± se."""
+    complete = escaped == 16
     return {"case": case, "d": d, "t_escape_sgd_mean_curve": t_sgd, "t_escape_ode": t_ode,
             "t_escape_sgd_replicate_median": t_sgd, "escaped_replicates": escaped, "replicates": 16,
+            "t_escape_sgd_replicate_mean": t_sgd if complete else math.nan,
+            "t_escape_sgd_replicate_se": se if complete else math.nan,
+            "t_escape_sgd_replicate_sd": 4 * se if complete else math.nan,
             "abs_m_final_sgd_mean": final_sgd, "abs_m_final_ode": final_ode}
 
 
@@ -53,11 +58,14 @@ def test_c2_verdict():
 
 
 def test_c6_verdict():
-    shrinking = [tp_row("sie2", 1000, 28.7, 29.3), tp_row("sie2", 100000, 51.9, 51.95)]
-    assert two_phases.c6_verdict(shrinking) == "reproduced"
-    assert two_phases.c6_verdict([tp_row("sie2", 1000, 20, 30), tp_row("sie2", 100000, 45, 51.9)]) == "partly"
-    assert two_phases.c6_verdict([tp_row("sie2", 1000, 29.0, 29.3), tp_row("sie2", 100000, 40, 51.9)]) == "differs"
-    assert two_phases.c6_verdict([tp_row("sie3", 1000, 6e3, 7e3)]) == "undecided"   # one d: no trend
+    # the gap is counted in standard errors of the replicates' mean escape time; the limit is 3 SE
+    within = [tp_row("sie2", 1000, 32.0, 29.0, se=1.0), tp_row("sie2", 100000, 49.0, 52.0, se=1.0)]
+    assert two_phases.c6_verdict(within) == "reproduced"                     # exactly 3 SE: within
+    assert two_phases.c6_verdict([tp_row("sie2", 1000, 33.0, 29.0), tp_row("sie2", 100000, 52.5, 52.0)]) == "partly"
+    assert two_phases.c6_verdict([tp_row("sie2", 1000, 29.0, 29.0), tp_row("sie2", 100000, 55.5, 52.0)]) == "differs"
+    assert two_phases.c6_verdict([tp_row("sie2", 100000, 55.5, 52.0, se=2.0)]) == "reproduced"  # 1.75 SE
+    assert two_phases.c6_verdict([tp_row("sie3", 1000, 6e3, 7e3, escaped=9)]) == "undecided"  # censored: no mean
+    assert two_phases.gap_in_se(tp_row("sie2", 1000, 31.0, 29.0, se=0.5)) == pytest.approx(4.0)
 
 
 # --- C3 -------------------------------------------------------------------------------------------

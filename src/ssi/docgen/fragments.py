@@ -9,7 +9,8 @@
 * ``registry``: the registry names of :mod:`ssi.problems`, one row per kind;
 * ``finding``: the README's first finding, from the numbers files;
 * ``verdicts``: how many claim rows carry each verdict;
-* ``authors-phase-tables``: the tables of docs/results/authors-phase.md.
+* ``authors-phase-tables``: the tables of docs/results/authors-phase.md;
+* ``two-phases-table``: the escape times of docs/results/two_phases.md.
 """
 from __future__ import annotations
 
@@ -136,3 +137,11 @@ def _authors_phase_tables(root):
 
     path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "authors_phase.json"
     return authors_phase.markdown_tables(json.loads(path.read_text(encoding="utf-8")))
+
+
+@fragment("two-phases-table")
+def _two_phases_table(root):
+    from ..experiments import two_phases
+
+    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "two_phases.json"
+    return two_phases.escape_table(json.loads(path.read_text(encoding="utf-8")))
