@@ -58,14 +58,16 @@ def test_c2_verdict():
 
 
 def test_c6_verdict():
-    # the gap is counted in standard errors of the replicates' mean escape time; the limit is 3 SE
-    within = [tp_row("sie2", 1000, 32.0, 29.0, se=1.0), tp_row("sie2", 100000, 49.0, 52.0, se=1.0)]
-    assert two_phases.c6_verdict(within) == "reproduced"                     # exactly 3 SE: within
-    assert two_phases.c6_verdict([tp_row("sie2", 1000, 33.0, 29.0), tp_row("sie2", 100000, 52.5, 52.0)]) == "partly"
-    assert two_phases.c6_verdict([tp_row("sie2", 1000, 29.0, 29.0), tp_row("sie2", 100000, 55.5, 52.0)]) == "differs"
-    assert two_phases.c6_verdict([tp_row("sie2", 100000, 55.5, 52.0, se=2.0)]) == "reproduced"  # 1.75 SE
+    # a point is off when |t̄_SGD − t_ODE| exceeds 5 % of t_ODE by more than 3 standard errors of the mean
+    within = [tp_row("sie2", 1000, 34.5, 30.0, se=1.0), tp_row("sie2", 100000, 46.0, 50.0, se=0.5)]
+    assert two_phases.c6_verdict(within) == "reproduced"                     # 1.5 + 3·1.0, 2.5 + 3·0.5: at the limit
+    assert two_phases.c6_verdict([tp_row("sie2", 1000, 35.1, 30.0), tp_row("sie2", 100000, 50.0, 50.0)]) == "partly"
+    assert two_phases.c6_verdict([tp_row("sie2", 1000, 30.0, 30.0), tp_row("sie2", 100000, 55.6, 50.0)]) == "differs"
+    assert two_phases.c6_verdict([tp_row("sie2", 100000, 58.0, 50.0, se=2.0)]) == "reproduced"  # 8 ≤ 2.5 + 6
+    assert two_phases.c6_verdict([tp_row("sie2", 100000, 58.0, 50.0, se=1.0)]) == "differs"     # 8 > 2.5 + 3
     assert two_phases.c6_verdict([tp_row("sie3", 1000, 6e3, 7e3, escaped=9)]) == "undecided"  # censored: no mean
     assert two_phases.gap_in_se(tp_row("sie2", 1000, 31.0, 29.0, se=0.5)) == pytest.approx(4.0)
+    assert two_phases.excess_in_se(tp_row("sie2", 1000, 32.0, 30.0, se=0.5)) == pytest.approx(1.0)
 
 
 # --- C3 -------------------------------------------------------------------------------------------
