@@ -16,6 +16,8 @@ rule manifest:
         FIGURES + NUMBERS + FIGURE_DATA,
     output:
         f"{F}/MANIFEST.sha256",
+    params:
+        figures_dir=F,
     log:
         f"{R}/logs/manifest.log",
     # a script, not a `run:` block: Snakemake runs a `run:` job in a new Snakemake process that
@@ -39,6 +41,7 @@ rule claims:
         **CLAIMS_README,
     params:
         title=claims_title(config),
+        view=config_view(*SECTIONS),
     log:
         f"{R}/logs/claims.log",
     conda:

@@ -127,7 +127,7 @@ rule semantic_positional_numbers:
         SP_RESULTS,
         imported_code("semantic_positional_numbers.py"),
     params:
-        section=config["semantic_positional"],
+        view=config_view("semantic_positional"),
     output:
         f"{F}/numbers/semantic_positional.json",
     log:
@@ -145,7 +145,7 @@ rule semantic_positional_plot:
         SP_CODE,
         numbers=f"{F}/numbers/semantic_positional.json",
     params:
-        section=config["semantic_positional"],
+        view=config_view("semantic_positional"),
     output:
         diagram_pdf=f"{F}/semantic_positional_diagram.pdf",
         diagram_png=report(f"{F}/semantic_positional_diagram.png", caption="../report/semantic_positional_diagram.rst",

@@ -3,5 +3,7 @@
 
 # %%
 from ssi.experiments import authors_phase as ap
+from ssi.experiments.job_config import section_config
 
-ap.reference_point(snakemake.config, snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821
+ap.reference_point(section_config("authors_phase", {}, reference=snakemake.params.section),  # noqa: F821
+                   snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821
