@@ -66,6 +66,7 @@ rule semantic_positional_sgd:
         transition=lambda wildcards: {k: v for k, v in config["semantic_positional"]["transition"].items()
                                       if k != "runs"},
         run=lambda wildcards: config["semantic_positional"]["transition"]["runs"][wildcards.sp_run],
+        problem=config["semantic_positional"]["problem"],
         seed=config["seed"],
         engine=config["engine"],
     output:
@@ -85,6 +86,7 @@ rule semantic_positional_sgd:
 rule semantic_positional_long:
     params:
         section=config["semantic_positional"]["long_run"],
+        problem=config["semantic_positional"]["problem"],
         seed=config["seed"],
         engine=config["engine"],
     output:
@@ -108,6 +110,7 @@ rule semantic_positional_ode:
         ode=config["semantic_positional"]["ode"],
         transition=config["semantic_positional"]["transition"],
         long_run=config["semantic_positional"]["long_run"],
+        problem=config["semantic_positional"]["problem"],
     output:
         multiext(f"{R}/semantic_positional/ode", ".npz", ".json"),
     log:

@@ -6,6 +6,7 @@ from ssi.experiments import semantic_positional as sp
 from ssi.experiments.job_config import section_config
 
 p = snakemake.params  # noqa: F821
-config = section_config("semantic_positional", {"seed": p.seed, "engine": p.engine}, long_run=p.section)
+config = section_config("semantic_positional", {"seed": p.seed, "engine": p.engine, "problem": p.problem},
+                        long_run=p.section)
 sp.long_point(config, int(snakemake.wildcards.group),  # noqa: F821
               snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821
