@@ -16,8 +16,6 @@ rule manifest:
         FIGURES + NUMBERS + FIGURE_DATA,
     output:
         f"{F}/MANIFEST.sha256",
-    params:
-        figures_dir=F,
     log:
         f"{R}/logs/manifest.log",
     # a script, not a `run:` block: Snakemake runs a `run:` job in a new Snakemake process that

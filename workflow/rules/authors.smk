@@ -71,7 +71,8 @@ rule authors_forecast:
         f"{R}/authors/forecast_worst_case.txt",
     params:
         section={k: v for k, v in config["authors"].items() if k not in ("gain_pairs", "protocols")},
-        results_dir=R,
+        # the folder of the ODE results read (results_dir)
+        results_dir=lambda wildcards, output: str(Path(output[0]).parents[1]),
     output:
         f"{R}/authors/forecast.txt",
     log:

@@ -1,6 +1,6 @@
-# What a job reads of the config is what its rule declares in `params:` (docs/workflow.md): a
-# script passes its params, never the whole config, and editing a declared value reruns the job
-# (Snakemake's params rerun trigger).
+# What a job reads of the config is what its params declare (docs/workflow.md): a script passes
+# its params, never the whole config, and editing a declared value reruns the job (Snakemake's
+# params rerun trigger).
 
 #: the config's top-level entries a numbers, plot or collecting job may read beside its sections
 VIEW_KEYS = ("seed", "engine", "results_dir", "figures_dir")

@@ -10,4 +10,4 @@ exp, p = snakemake.wildcards.exp, snakemake.params  # noqa: F821
 config = section_config("authors", {"seed": p.seed, "engine": p.engine, "section": p.section},
                         experiments={exp: p.spec})
 authors.sgd_job(config, exp, int(snakemake.wildcards.job), stem,  # noqa: F821
-                snakemake.log[0])  # noqa: F821
+                snakemake.log[0], plan=p.plan)  # noqa: F821
