@@ -19,7 +19,7 @@ def rule_blocks():
     """(rule name, its text) of every rule of the workflow's rule files."""
     for path in RULE_FILES:
         text = path.read_text()
-        starts = [m for m in re.finditer(r"^(?:rule|checkpoint) (\w+):", text, re.M)]
+        starts = list(re.finditer(r"^(?:rule|checkpoint) (\w+):", text, re.MULTILINE))
         for i, match in enumerate(starts):
             end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
             yield match.group(1), text[match.start():end]
@@ -27,15 +27,15 @@ def rule_blocks():
 
 def declared_params(block: str) -> set[str]:
     """The names under the ``params:`` directive of a rule's text."""
-    match = re.search(r"^    params:\n((?:        .*\n|\n)*)", block, re.M)
-    return set(re.findall(r"^        (\w+)=", match.group(1), re.M)) if match else set()
+    match = re.search(r"^    params:\n((?:        .*\n|\n)*)", block, re.MULTILINE)
+    return set(re.findall(r"^        (\w+)=", match.group(1), re.MULTILINE)) if match else set()
 
 
 def script_rules() -> dict[str, list[tuple[str, set[str]]]]:
     """script file name -> [(rule, declared params)] of the rules that run it."""
     out = {}
     for name, block in rule_blocks():
-        match = re.search(r'^    script:\n\s+"\.\./scripts/([\w.]+)"', block, re.M)
+        match = re.search(r'^    script:\n\s+"\.\./scripts/([\w.]+)"', block, re.MULTILINE)
         if match:
             out.setdefault(match.group(1), []).append((name, declared_params(block)))
     return out

@@ -16,9 +16,7 @@ TOP_LEVEL = ("seed", "engine", "results_dir", "figures_dir")
 def _as_dict(params) -> dict:
     """A plain dict of ``params``: a mapping, or (name, value) pairs such as Snakemake's
     ``snakemake.params.items()``."""
-    if isinstance(params, Mapping):
-        return dict(params)
-    if isinstance(params, Iterable):
+    if isinstance(params, (Mapping, Iterable)):
         return dict(params)
     raise TypeError(f"params must be a mapping or (name, value) pairs, not {type(params).__name__}")
 
