@@ -43,6 +43,7 @@ forward_interrupts()
 
 # the code inputs of the rules (imported_code)
 include: "workflow/rules/code.smk"
+include: "workflow/rules/params.smk"
 
 # Job priorities (docs/performance.md, "Scheduling"): Snakemake starts the ready jobs whose
 # priorities add up highest; jobs of equal priority go in no set order.

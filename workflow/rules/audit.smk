@@ -39,6 +39,7 @@ rule claims:
         **CLAIMS_README,
     params:
         title=claims_title(config),
+        view=config_view(*SECTIONS),
     log:
         f"{R}/logs/claims.log",
     conda:

@@ -71,6 +71,8 @@ rule authors_forecast:
         f"{R}/authors/forecast_worst_case.txt",
     params:
         section={k: v for k, v in config["authors"].items() if k not in ("gain_pairs", "protocols")},
+        # the folder of the ODE results read (results_dir)
+        results_dir=lambda wildcards, output: str(Path(output[0]).parents[1]),
     output:
         f"{R}/authors/forecast.txt",
     log:
@@ -155,7 +157,7 @@ rule authors_numbers:
         AU_CANDIDATES,
         imported_code("authors_numbers.py"),
     params:
-        section=config["authors"],
+        view=config_view("authors"),
     output:
         f"{F}/numbers/authors.json",
     log:
@@ -198,7 +200,7 @@ rule authors_plot:
         AU_CODE,
         numbers=f"{F}/numbers/authors.json",
     params:
-        section=config["authors"],
+        view=config_view("authors"),
     output:
         **{f"{name}_{ext}": (report(f"{F}/{name}.{ext}", caption="../report/authors.rst",
                                     category="The authors' experiments") if ext == "pdf" else f"{F}/{name}.{ext}")

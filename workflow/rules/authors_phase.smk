@@ -64,7 +64,7 @@ rule authors_phase_numbers:
         AP_RESULTS,
         imported_code("authors_phase_numbers.py"),
     params:
-        section=config["authors_phase"],
+        view=config_view("authors_phase"),
     output:
         f"{F}/numbers/authors_phase.json",
     log:
@@ -81,7 +81,7 @@ rule authors_phase_plot:
         AP_RESULTS,
         AP_CODE,
     params:
-        section=config["authors_phase"],
+        view=config_view("authors_phase"),
     output:
         pdf=report(f"{F}/authors/phase_diagram_comparison.pdf", caption="../report/authors_phase.rst",
                    category="C5 semantic vs positional"),

@@ -66,7 +66,7 @@ rule escape_vs_d_numbers:
         C1_RESULTS,
         imported_code("escape_vs_d_numbers.py"),
     params:
-        section=config["escape_vs_d"],
+        view=config_view("escape_vs_d"),
     output:
         f"{F}/numbers/escape_vs_d.json",
     log:
@@ -84,7 +84,7 @@ rule escape_vs_d_plot:
         C1_CODE,
         numbers=f"{F}/numbers/escape_vs_d.json",
     params:
-        section=config["escape_vs_d"],
+        view=config_view("escape_vs_d"),
     output:
         pdf=f"{F}/escape_vs_d.pdf",
         png=report(f"{F}/escape_vs_d.png", caption="../report/escape_vs_d.rst", category="C1 escape time vs d"),

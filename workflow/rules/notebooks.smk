@@ -17,6 +17,10 @@ FIGURE_SETS = {
     "semantic_positional": (SP_FIGURES, SP_RESULTS, SP_CODE),
     "authors_phase": (AP_FIGURES, AP_RESULTS, AP_CODE),
 }
+#: result -> the config sections its figures and claim rows read
+FIGURE_SECTIONS = {name: (name,) for name in FIGURE_SETS} | {
+    "tied_untied_theory": ("tied_untied_theory", "tied_untied"),
+}
 FIGURE_DATA = [f"{F}/data/{name}.{ext}" for name in FIGURE_SETS for ext in ("npz", "json")]
 #: one notebook per result
 NOTEBOOKS = [f"{F}/notebooks/{name}.ipynb" for name in FIGURE_SETS]
@@ -35,6 +39,7 @@ rule figure_data:
         code=lambda wildcards: FIGURE_SETS[wildcards.result][2] + imported_code("figure_data.py"),
     params:
         names=lambda wildcards: [Path(p).relative_to(F).as_posix() for p in FIGURE_SETS[wildcards.result][0]],
+        view=lambda wildcards: config_view(*FIGURE_SECTIONS[wildcards.result]),
     output:
         npz=f"{F}/data/{{result}}.npz",
         json=f"{F}/data/{{result}}.json",
@@ -56,6 +61,8 @@ rule notebook:
         figures=lambda wildcards: FIGURE_SETS[wildcards.result][0],
         code=lambda wildcards: FIGURE_SETS[wildcards.result][2] + imported_code("execute_notebook.py")
                                + imported_code(f"{wildcards.result}.py", folder="notebooks"),
+    params:
+        view=lambda wildcards: config_view(*FIGURE_SECTIONS[wildcards.result]),
     output:
         f"{F}/notebooks/{{result}}.ipynb",
     log:

@@ -73,7 +73,7 @@ rule positional_numbers:
         PE_RESULTS,
         imported_code("positional_numbers.py"),
     params:
-        section=config["positional"],
+        view=config_view("positional"),
     output:
         f"{F}/numbers/positional.json",
     log:
@@ -91,7 +91,7 @@ rule positional_plot:
         PE_CODE,
         numbers=f"{F}/numbers/positional.json",
     params:
-        section=config["positional"],
+        view=config_view("positional"),
     output:
         landscape_pdf=f"{F}/positional_landscape.pdf",
         landscape_png=report(f"{F}/positional_landscape.png", caption="../report/positional_landscape.rst",

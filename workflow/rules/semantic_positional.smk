@@ -66,6 +66,7 @@ rule semantic_positional_sgd:
         transition=lambda wildcards: {k: v for k, v in config["semantic_positional"]["transition"].items()
                                       if k != "runs"},
         run=lambda wildcards: config["semantic_positional"]["transition"]["runs"][wildcards.sp_run],
+        problem=config["semantic_positional"]["problem"],
         seed=config["seed"],
         engine=config["engine"],
     output:
@@ -85,6 +86,7 @@ rule semantic_positional_sgd:
 rule semantic_positional_long:
     params:
         section=config["semantic_positional"]["long_run"],
+        problem=config["semantic_positional"]["problem"],
         seed=config["seed"],
         engine=config["engine"],
     output:
@@ -108,6 +110,7 @@ rule semantic_positional_ode:
         ode=config["semantic_positional"]["ode"],
         transition=config["semantic_positional"]["transition"],
         long_run=config["semantic_positional"]["long_run"],
+        problem=config["semantic_positional"]["problem"],
     output:
         multiext(f"{R}/semantic_positional/ode", ".npz", ".json"),
     log:
@@ -127,7 +130,7 @@ rule semantic_positional_numbers:
         SP_RESULTS,
         imported_code("semantic_positional_numbers.py"),
     params:
-        section=config["semantic_positional"],
+        view=config_view("semantic_positional"),
     output:
         f"{F}/numbers/semantic_positional.json",
     log:
@@ -145,7 +148,7 @@ rule semantic_positional_plot:
         SP_CODE,
         numbers=f"{F}/numbers/semantic_positional.json",
     params:
-        section=config["semantic_positional"],
+        view=config_view("semantic_positional"),
     output:
         diagram_pdf=f"{F}/semantic_positional_diagram.pdf",
         diagram_png=report(f"{F}/semantic_positional_diagram.png", caption="../report/semantic_positional_diagram.rst",

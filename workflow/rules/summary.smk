@@ -11,6 +11,8 @@ rule summary:
     input:
         numbers=NUMBERS,
         code=SUMMARY_CODE,
+    params:
+        view=config_view(*SECTIONS),
     output:
         pdf=f"{F}/summary.pdf",
         png=report(f"{F}/summary.png", caption="../report/summary.rst", category="Summary"),

@@ -107,7 +107,7 @@ rule tied_untied_numbers:
         TU_RESULTS,
         imported_code("tied_untied_numbers.py"),
     params:
-        section=config["tied_untied"],
+        view=config_view("tied_untied"),
     output:
         f"{F}/numbers/tied_untied.json",
     log:
@@ -125,7 +125,7 @@ rule tied_untied_plot:
         TU_CODE,
         numbers=f"{F}/numbers/tied_untied.json",
     params:
-        section=config["tied_untied"],
+        view=config_view("tied_untied"),
     output:
         **{f"{name}_{ext}": (report(f"{F}/tied_untied_{name}.{ext}", caption=f"../report/tied_untied_{name}.rst",
                                     category="C4 tied vs untied") if ext == "png" else f"{F}/tied_untied_{name}.{ext}")

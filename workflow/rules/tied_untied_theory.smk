@@ -50,6 +50,8 @@ rule tied_untied_theory_numbers:
         TUT_RESULT,
         TUT_SGD,
         imported_code("tied_untied_theory_numbers.py"),
+    params:
+        view=config_view("tied_untied_theory", "tied_untied"),
     output:
         f"{F}/numbers/tied_untied_theory.json",
         **TUT_DOCS,
@@ -68,6 +70,8 @@ rule tied_untied_theory_plot:
         TUT_SGD,
         TUT_CODE,
         numbers=f"{F}/numbers/tied_untied_theory.json",
+    params:
+        view=config_view("tied_untied_theory", "tied_untied"),
     output:
         pdf=f"{F}/tied_untied_theory.pdf",
         png=report(f"{F}/tied_untied_theory.png", caption="../report/tied_untied_theory.rst",

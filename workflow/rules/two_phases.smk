@@ -55,7 +55,7 @@ rule two_phases_numbers:
         TP_RESULTS,
         imported_code("two_phases_numbers.py"),
     params:
-        section=config["two_phases"],
+        view=config_view("two_phases"),
     output:
         f"{F}/numbers/two_phases.json",
     log:
@@ -73,7 +73,7 @@ rule two_phases_plot:
         TP_CODE,
         numbers=f"{F}/numbers/two_phases.json",
     params:
-        section=config["two_phases"],
+        view=config_view("two_phases"),
     output:
         pdf=f"{F}/two_phases.pdf",
         png=report(f"{F}/two_phases.png", caption="../report/two_phases.rst", category="C2 two phases"),

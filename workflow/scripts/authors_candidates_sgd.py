@@ -6,7 +6,9 @@
 
 # %%
 from ssi.experiments import authors_candidates
+from ssi.experiments.job_config import section_config
 
-authors_candidates.sgd_family(snakemake.config, snakemake.wildcards.family,  # noqa: F821
+authors_candidates.sgd_family(section_config("authors", snakemake.params.items()),  # noqa: F821
+                              snakemake.wildcards.family,  # noqa: F821
                               snakemake.input[0].removesuffix(".npz"),  # noqa: F821
                               snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821

@@ -7,8 +7,10 @@
 
 # %%
 from ssi.experiments import authors
+from ssi.experiments.job_config import section_config
 from ssi.io import atomic_write_text
 
-text = authors.write_forecast(snakemake.config, snakemake.output[0])  # noqa: F821
+text = authors.write_forecast(section_config("authors", snakemake.params.items()),  # noqa: F821
+                               snakemake.output[0])  # noqa: F821
 print(text, flush=True)
 atomic_write_text(snakemake.log[0], text)  # noqa: F821

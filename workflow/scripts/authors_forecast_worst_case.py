@@ -5,9 +5,10 @@
 
 # %%
 from ssi.experiments import authors
+from ssi.experiments.job_config import section_config
 from ssi.io import atomic_write_text
 
-text = authors.forecast_text(authors.forecast_worst_case(snakemake.config))  # noqa: F821
+text = authors.forecast_text(authors.forecast_worst_case(section_config("authors", snakemake.params.items())))  # noqa: F821
 print(text, flush=True)
 atomic_write_text(snakemake.output[0], text)  # noqa: F821
 atomic_write_text(snakemake.log[0], text)  # noqa: F821

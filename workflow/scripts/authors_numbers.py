@@ -5,4 +5,4 @@
 from ssi.experiments import authors
 from ssi.experiments.audit import write_numbers
 
-write_numbers(snakemake.output[0], authors.summarise(snakemake.config), snakemake.config, "authors")  # noqa: F821
+write_numbers(snakemake.output[0], authors.summarise(snakemake.params.view), snakemake.params.view, "authors")  # noqa: F821

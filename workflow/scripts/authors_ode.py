@@ -3,6 +3,8 @@
 
 # %%
 from ssi.experiments import authors
+from ssi.experiments.job_config import section_config
 
 stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
-authors.ode_experiment(snakemake.config, snakemake.wildcards.exp, stem, snakemake.log[0])  # noqa: F821
+exp, p = snakemake.wildcards.exp, snakemake.params  # noqa: F821
+authors.ode_experiment(section_config("authors", {"section": p.section}, experiments={exp: p.spec}), exp, stem, snakemake.log[0])  # noqa: F821

@@ -5,4 +5,4 @@
 from ssi.experiments import authors_phase as ap
 from ssi.experiments.audit import write_numbers
 
-write_numbers(snakemake.output[0], ap.summarise(snakemake.config), snakemake.config, "authors_phase")  # noqa: F821
+write_numbers(snakemake.output[0], ap.summarise(snakemake.params.view), snakemake.params.view, "authors_phase")  # noqa: F821

@@ -4,4 +4,4 @@
 # %%
 from ssi.experiments import authors_phase as ap
 
-ap.plot(snakemake.config, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
+ap.plot(snakemake.params.view, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821

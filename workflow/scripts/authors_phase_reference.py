@@ -3,5 +3,8 @@
 
 # %%
 from ssi.experiments import authors_phase as ap
+from ssi.experiments.job_config import section_config
 
-ap.reference_point(snakemake.config, snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821
+# the job reads the reference settings only (no diagram: the section check finds none to check)
+config = section_config("authors_phase", {}, reference=snakemake.params.section, diagrams={})  # noqa: F821
+ap.reference_point(config, snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821

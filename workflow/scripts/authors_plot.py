@@ -6,6 +6,6 @@ from ssi.experiments import authors
 from ssi.experiments.figure_data import numbers_from_json
 
 out = snakemake.output  # noqa: F821
-authors.plot(snakemake.config, [out[f"{name}_{ext}"] for name in authors.figure_names(snakemake.config)  # noqa: F821
+authors.plot(snakemake.params.view, [out[f"{name}_{ext}"] for name in authors.figure_names(snakemake.params.view)  # noqa: F821
                                 for ext in ("pdf", "png")],
              numbers=numbers_from_json(snakemake.input.numbers))  # noqa: F821

@@ -3,7 +3,11 @@
 
 # %%
 from ssi.experiments import authors
+from ssi.experiments.job_config import section_config
 
 stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
-authors.sgd_job(snakemake.config, snakemake.wildcards.exp, int(snakemake.wildcards.job), stem,  # noqa: F821
-                snakemake.log[0])  # noqa: F821
+exp, p = snakemake.wildcards.exp, snakemake.params  # noqa: F821
+config = section_config("authors", {"seed": p.seed, "engine": p.engine, "section": p.section},
+                        experiments={exp: p.spec})
+authors.sgd_job(config, exp, int(snakemake.wildcards.job), stem,  # noqa: F821
+                snakemake.log[0], plan=p.plan)  # noqa: F821

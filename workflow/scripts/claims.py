@@ -7,7 +7,7 @@ import os
 from ssi.experiments.claims import claims_page, collect_rows, readme_table, update_readme
 from ssi.io import atomic_write_text
 
-rows = collect_rows(snakemake.config, snakemake.input)  # noqa: F821
+rows = collect_rows(snakemake.params.view, snakemake.input)  # noqa: F821
 atomic_write_text(snakemake.output[0], claims_page(rows, os.path.dirname(snakemake.output[0]),  # noqa: F821
                                                   title=snakemake.params.title))  # noqa: F821
 readme = snakemake.output.get("readme")  # noqa: F821

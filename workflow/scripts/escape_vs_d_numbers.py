@@ -6,4 +6,4 @@ from ssi.experiments import escape_vs_d
 from ssi.experiments.audit import write_numbers
 
 # the key numbers plus a "provenance" record (package versions, code and config hashes)
-write_numbers(snakemake.output[0], escape_vs_d.summarise(snakemake.config), snakemake.config, "escape_vs_d")  # noqa: F821
+write_numbers(snakemake.output[0], escape_vs_d.summarise(snakemake.params.view), snakemake.params.view, "escape_vs_d")  # noqa: F821

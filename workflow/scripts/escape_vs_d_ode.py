@@ -3,6 +3,8 @@
 
 # %%
 from ssi.experiments import escape_vs_d
+from ssi.experiments.job_config import point_config
 
 stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
-escape_vs_d.ode_point(snakemake.config, snakemake.wildcards.case, stem, snakemake.log[0])  # noqa: F821
+case = snakemake.wildcards.case  # noqa: F821
+escape_vs_d.ode_point(point_config("escape_vs_d", case, snakemake.params.items()), case, stem, snakemake.log[0])  # noqa: F821

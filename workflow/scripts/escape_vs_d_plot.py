@@ -6,4 +6,4 @@ from ssi.experiments import escape_vs_d
 from ssi.experiments.figure_data import numbers_from_json
 
 out = snakemake.output  # noqa: F821
-escape_vs_d.plot(snakemake.config, [out.pdf, out.png], numbers=numbers_from_json(snakemake.input.numbers))  # noqa: F821
+escape_vs_d.plot(snakemake.params.view, [out.pdf, out.png], numbers=numbers_from_json(snakemake.input.numbers))  # noqa: F821

@@ -4,7 +4,8 @@
 
 # %%
 from ssi.experiments import escape_vs_d
+from ssi.experiments.job_config import point_config
 
 stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
 w = snakemake.wildcards  # noqa: F821
-escape_vs_d.sgd_point(snakemake.config, w.case, int(w.d), w.engine, stem, snakemake.log[0])  # noqa: F821
+escape_vs_d.sgd_point(point_config("escape_vs_d", w.case, snakemake.params.point), w.case, int(w.d), w.engine, stem, snakemake.log[0])  # noqa: F821

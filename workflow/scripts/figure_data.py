@@ -5,7 +5,7 @@
 from ssi.experiments.figure_data import extract
 
 out = snakemake.output  # noqa: F821
-info = extract(snakemake.config, snakemake.wildcards.result, snakemake.input.numbers,  # noqa: F821
+info = extract(snakemake.params.view, snakemake.wildcards.result, snakemake.input.numbers,  # noqa: F821
                out.npz[: -len(".npz")], snakemake.params.names)  # noqa: F821
 with open(snakemake.log[0], "w") as log:  # noqa: F821
     log.write(f"{snakemake.wildcards.result}: {info}\n")  # noqa: F821

@@ -2,7 +2,9 @@
 # # The manifest: SHA-256 of every figure and numbers file of the config (checked by `audit`)
 
 # %%
+import os
+
 from ssi.experiments.audit import write_manifest
 
-# paths in the manifest are relative to the config's figures folder
-write_manifest(snakemake.input, snakemake.config["figures_dir"], snakemake.output[0], snakemake.log[0])  # noqa: F821
+# paths in the manifest are relative to its folder, the config's figures folder
+write_manifest(snakemake.input, os.path.dirname(snakemake.output[0]), snakemake.output[0], snakemake.log[0])  # noqa: F821

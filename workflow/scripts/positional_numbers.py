@@ -6,4 +6,4 @@ from ssi.experiments import positional
 from ssi.experiments.audit import write_numbers
 
 # the key numbers plus a "provenance" record (package versions, code and config hashes)
-write_numbers(snakemake.output[0], positional.summarise(snakemake.config), snakemake.config, "positional")  # noqa: F821
+write_numbers(snakemake.output[0], positional.summarise(snakemake.params.view), snakemake.params.view, "positional")  # noqa: F821

@@ -6,5 +6,5 @@ from ssi.experiments import positional
 from ssi.experiments.figure_data import numbers_from_json
 
 out = snakemake.output  # noqa: F821
-positional.plot(snakemake.config, [out.landscape_pdf, out.landscape_png, out.escape_pdf, out.escape_png],  # noqa: F821
+positional.plot(snakemake.params.view, [out.landscape_pdf, out.landscape_png, out.escape_pdf, out.escape_png],  # noqa: F821
                 numbers=numbers_from_json(snakemake.input.numbers))  # noqa: F821

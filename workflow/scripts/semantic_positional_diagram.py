@@ -3,6 +3,8 @@
 
 # %%
 from ssi.experiments import semantic_positional as sp
+from ssi.experiments.job_config import section_config
 
-sp.diagram_point(snakemake.config, snakemake.wildcards.diagram,  # noqa: F821
-                 snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821
+sp.diagram_point(section_config("semantic_positional", {}, diagram=snakemake.params.section),  # noqa: F821
+                 snakemake.wildcards.diagram, snakemake.output[0].removesuffix(".npz"), snakemake.log[0],  # noqa: F821
+                 landscape=snakemake.input[0].removesuffix(".npz"))  # noqa: F821

@@ -3,6 +3,10 @@
 
 # %%
 from ssi.experiments import semantic_positional as sp
+from ssi.experiments.job_config import section_config
 
-sp.long_point(snakemake.config, int(snakemake.wildcards.group),  # noqa: F821
+p = snakemake.params  # noqa: F821
+config = section_config("semantic_positional", {"seed": p.seed, "engine": p.engine, "problem": p.problem},
+                        long_run=p.section)
+sp.long_point(config, int(snakemake.wildcards.group),  # noqa: F821
               snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821

@@ -6,4 +6,4 @@ from ssi.experiments import semantic_positional as sp
 from ssi.experiments.audit import write_numbers
 
 # the key numbers plus a "provenance" record (package versions, code and config hashes)
-write_numbers(snakemake.output[0], sp.summarise(snakemake.config), snakemake.config, "semantic_positional")  # noqa: F821
+write_numbers(snakemake.output[0], sp.summarise(snakemake.params.view), snakemake.params.view, "semantic_positional")  # noqa: F821

@@ -3,5 +3,8 @@
 
 # %%
 from ssi.experiments import semantic_positional as sp
+from ssi.experiments.job_config import section_config
 
-sp.ode_point(snakemake.config, snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821
+sp.ode_point(section_config("semantic_positional", snakemake.params.items()),  # noqa: F821
+             snakemake.output[0].removesuffix(".npz"), snakemake.log[0],  # noqa: F821
+             landscape=snakemake.input[0].removesuffix(".npz"))  # noqa: F821

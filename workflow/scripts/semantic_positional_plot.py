@@ -6,6 +6,6 @@ from ssi.experiments import semantic_positional as sp
 from ssi.experiments.figure_data import numbers_from_json
 
 out = snakemake.output  # noqa: F821
-sp.plot(snakemake.config, [out.diagram_pdf, out.diagram_png, out.transition_pdf, out.transition_png,  # noqa: F821
+sp.plot(snakemake.params.view, [out.diagram_pdf, out.diagram_png, out.transition_pdf, out.transition_png,  # noqa: F821
                            out.long_pdf, out.long_png],
         numbers=numbers_from_json(snakemake.input.numbers))  # noqa: F821

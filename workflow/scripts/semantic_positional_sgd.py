@@ -3,6 +3,10 @@
 
 # %%
 from ssi.experiments import semantic_positional as sp
+from ssi.experiments.job_config import section_config
 
-sp.sgd_point(snakemake.config, snakemake.wildcards.sp_run, int(snakemake.wildcards.block),  # noqa: F821
+p, run = snakemake.params, snakemake.wildcards.sp_run  # noqa: F821
+config = section_config("semantic_positional", {"seed": p.seed, "engine": p.engine, "problem": p.problem},
+                        transition={**p.transition, "runs": {run: p.run}})
+sp.sgd_point(config, run, int(snakemake.wildcards.block),  # noqa: F821
              snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821

@@ -3,6 +3,8 @@
 
 # %%
 from ssi.experiments import tied_untied
+from ssi.experiments.job_config import section_config
 
 stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
-tied_untied.attention_point(snakemake.config, snakemake.wildcards.network, stem, snakemake.log[0])  # noqa: F821
+tied_untied.attention_point(section_config("tied_untied", snakemake.params.items()),  # noqa: F821
+                             snakemake.wildcards.network, stem, snakemake.log[0])  # noqa: F821

@@ -6,4 +6,4 @@ from ssi.experiments import tied_untied
 from ssi.experiments.audit import write_numbers
 
 # the key numbers plus a "provenance" record (package versions, code and config hashes)
-write_numbers(snakemake.output[0], tied_untied.summarise(snakemake.config), snakemake.config, "tied_untied")  # noqa: F821
+write_numbers(snakemake.output[0], tied_untied.summarise(snakemake.params.view), snakemake.params.view, "tied_untied")  # noqa: F821

@@ -3,6 +3,8 @@
 
 # %%
 from ssi.experiments import tied_untied
+from ssi.experiments.job_config import point_config
 
 stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
-tied_untied.ode_case(snakemake.config, snakemake.wildcards.case, stem, snakemake.log[0])  # noqa: F821
+case = snakemake.wildcards.case  # noqa: F821
+tied_untied.ode_case(point_config("tied_untied", case, snakemake.params.items()), case, stem, snakemake.log[0])  # noqa: F821

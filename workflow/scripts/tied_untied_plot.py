@@ -6,6 +6,6 @@ from ssi.experiments import tied_untied
 from ssi.experiments.figure_data import numbers_from_json
 
 out = snakemake.output  # noqa: F821
-tied_untied.plot(snakemake.config, [out[f"{name}_{ext}"] for name in tied_untied.FIGURE_NAMES  # noqa: F821
+tied_untied.plot(snakemake.params.view, [out[f"{name}_{ext}"] for name in tied_untied.FIGURE_NAMES  # noqa: F821
                                     for ext in ("pdf", "png")],
                  numbers=numbers_from_json(snakemake.input.numbers))  # noqa: F821

@@ -5,7 +5,7 @@
 from ssi.experiments import tied_untied_theory, tied_untied_theory_docs
 from ssi.experiments.audit import write_numbers
 
-config = snakemake.config  # noqa: F821
+config = snakemake.params.view  # noqa: F821
 numbers = tied_untied_theory.summarise(config)
 write_numbers(snakemake.output[0], numbers, config, "tied_untied_theory")  # noqa: F821
 # the results page's generated block, declared only with the committed figures (the quick config

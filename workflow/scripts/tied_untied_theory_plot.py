@@ -6,5 +6,5 @@ from ssi.experiments import tied_untied_theory_figure
 from ssi.experiments.figure_data import numbers_from_json
 
 out = snakemake.output  # noqa: F821
-tied_untied_theory_figure.plot(snakemake.config, [out["pdf"], out["png"]],  # noqa: F821
+tied_untied_theory_figure.plot(snakemake.params.view, [out["pdf"], out["png"]],  # noqa: F821
                                numbers=numbers_from_json(snakemake.input.numbers))  # noqa: F821

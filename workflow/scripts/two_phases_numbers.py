@@ -6,4 +6,4 @@ from ssi.experiments import two_phases
 from ssi.experiments.audit import write_numbers
 
 # the key numbers plus a "provenance" record (package versions, code and config hashes)
-write_numbers(snakemake.output[0], two_phases.summarise(snakemake.config), snakemake.config, "two_phases")  # noqa: F821
+write_numbers(snakemake.output[0], two_phases.summarise(snakemake.params.view), snakemake.params.view, "two_phases")  # noqa: F821

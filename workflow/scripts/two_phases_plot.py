@@ -5,5 +5,5 @@
 from ssi.experiments import two_phases
 from ssi.experiments.figure_data import numbers_from_json
 
-two_phases.plot(snakemake.config, [snakemake.output.pdf, snakemake.output.png],  # noqa: F821
+two_phases.plot(snakemake.params.view, [snakemake.output.pdf, snakemake.output.png],  # noqa: F821
                 numbers=numbers_from_json(snakemake.input.numbers))  # noqa: F821

@@ -4,7 +4,9 @@
 
 # %%
 from ssi.experiments import two_phases
+from ssi.experiments.job_config import point_config
 
 stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
-two_phases.sgd_point(snakemake.config, snakemake.wildcards.case, int(snakemake.wildcards.d),  # noqa: F821
+case = snakemake.wildcards.case  # noqa: F821
+two_phases.sgd_point(point_config("two_phases", case, snakemake.params.point), case, int(snakemake.wildcards.d),  # noqa: F821
                      stem, snakemake.log[0])  # noqa: F821

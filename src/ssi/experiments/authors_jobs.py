@@ -21,13 +21,14 @@ def sim_kwargs(spec: dict) -> dict:
     return {"init": "overlapped", "ic_overlap": spec["ic_overlap"], "ic_randomsign": bool(spec["ic_randomsign"])}
 
 
-def sgd_job(config, name: str, job: int, out_stem, log=None) -> None:
-    """SGD replicates of one job of an experiment (reduced engine); arrays per sweep value."""
+def sgd_job(config, name: str, job: int, out_stem, log=None, plan=None) -> None:
+    """SGD replicates of one job of an experiment (reduced engine); arrays per sweep value. ``plan``
+    is the job's entry of :func:`job_plan` (computed from ``config`` when not given)."""
     from ..sgd import simulate
 
     section = config[EXPERIMENT]
     spec = section["experiments"][name]
-    plan = job_plan(config, name)[job]
+    plan = job_plan(config, name)[job] if plan is None else plan
     d, T = int(spec["d"]), int(spec["T"])
     student = plan["student"]
     progress = ProgressLog(log, f"{EXPERIMENT} {name} job {job}: {student}, {sweep_key(spec)} = {plan['values']}, "

@@ -98,10 +98,11 @@ def read_landscape(stem, load=load_result) -> phase.Landscape:
                            data["M_fine"], terms)
 
 
-def diagram_point(config, name: str, out_stem, log=None) -> None:
-    """Classify the (a, ω) grid of diagram ``name``."""
+def diagram_point(config, name: str, out_stem, log=None, landscape=None) -> None:
+    """Classify the (a, ω) grid of diagram ``name`` (the landscape read from the result stem
+    ``landscape``, by default the one under the config's results folder)."""
     spec = config[EXPERIMENT]["diagram"]
-    land = load_landscape(config)
+    land = load_landscape(config) if landscape is None else read_landscape(landscape)
     grid = phase.polar_grid(land, *spec["polar_grid"])
     a0, a1, na = spec[name]["a"]
     w0, w1, nw = spec[name]["omega"]
@@ -202,11 +203,13 @@ def ode_endpoint(land, nu, a, omega, lr, d, t_end, n_eval: int = 200):
     return sol.t, sol.y[0], sol.y[1]
 
 
-def ode_point(config, out_stem, log=None) -> None:
-    """ODE end points for every transition run and ω, plus the trajectory of the long run."""
+def ode_point(config, out_stem, log=None, landscape=None) -> None:
+    """ODE end points for every transition run and ω, plus the trajectory of the long run (the
+    landscape read from the result stem ``landscape``, by default the one under the config's
+    results folder)."""
     section = config[EXPERIMENT]
     tr = section["transition"]
-    land = load_landscape(config)
+    land = load_landscape(config) if landscape is None else read_landscape(landscape)
     progress = ProgressLog(log, f"{EXPERIMENT} ODE")
     arrays = {}
     omegas = sorted({w for spec in runs(config).values() for w in spec["omegas"]})

@@ -121,16 +121,17 @@ def ode_case(config, case: str, out_stem, log=None) -> None:
                                    "levels": levels, "config": spec})
 
 
-def _ode_lookup(config, case, protocol, network, L):
-    data, _ = load_result(stems(config, "ode")[case])
+def _ode_lookup(config, case, protocol, network, L, ode_stem=None):
+    data, _ = load_result(stems(config, "ode")[case] if ode_stem is None else ode_stem)
     j = int(np.nonzero(data["Ls"] == L)[0][0])
     i = NETWORKS.index(network)
     return float(data[f"lr_{protocol}"][i, j]), float(data[f"steps_{protocol}_macro"][i, j])
 
 
 # --- SGD --------------------------------------------------------------------------------------
-def sgd_point(config, case: str, protocol: str, network: str, out_stem, log=None) -> None:
-    """SGD replicates of one (case, protocol, network) at every L of the case."""
+def sgd_point(config, case: str, protocol: str, network: str, out_stem, log=None, ode_stem=None) -> None:
+    """SGD replicates of one (case, protocol, network) at every L of the case (the case's ODE result
+    read from ``ode_stem``, by default its stem under the config's results folder)."""
     section = config[EXPERIMENT]
     spec = section["cases"][case]
     d, level = int(spec["d"]), float(section["escape_level"])
@@ -140,7 +141,7 @@ def sgd_point(config, case: str, protocol: str, network: str, out_stem, log=None
     arrays, lrs, horizons = {}, {}, {}
     for L in spec["Ls"]:
         prob = problem(spec, L, network)
-        lr, ode_steps = _ode_lookup(config, case, protocol, network, L)
+        lr, ode_steps = _ode_lookup(config, case, protocol, network, L, ode_stem)
         if not math.isfinite(ode_steps):
             raise ValueError(f"config {EXPERIMENT}.cases.{case}: the ODE does not escape at L={L}, "
                              f"{network}, {protocol} (η = {lr:.4g}) by ode_t_max; change same_lr or lr_search")
