@@ -41,7 +41,7 @@ section = result.config["two_phases"]
 # %%
 show_table([{"case": case, "target": spec["problem"]["target"], "student": spec["problem"]["student"],
              "d": ", ".join(f"{d:.0e}" for d in spec["dims"]), "η": spec["schedule"]["lr"],
-             "t max": spec["t_max"], "replicates": section["replicates"]}
+             "t max": spec["t_max"], "replicates": spec.get("replicates", section["replicates"])}
             for case, spec in section["cases"].items()],
            ["case", "target", "student", "d", "η", "t max", "replicates"])
 

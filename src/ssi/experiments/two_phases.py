@@ -50,7 +50,7 @@ def sgd_point(config, case: str, d: int, out_stem, log=None) -> None:
     lr = learning_rate(spec["schedule"], d)
     steps = int(round(spec["t_max"] * d))
     key = seed_key(config["seed"], EXPERIMENT, case, d)
-    replicates = config[EXPERIMENT]["replicates"]
+    replicates = spec.get("replicates", config[EXPERIMENT]["replicates"])
     progress = ProgressLog(log, f"{EXPERIMENT} {case} d={d} ({replicates} replicates, steps per replicate)")
     run = simulate(problem, d, lr, steps, replicates, seed=key, engine=config["engine"], m0=d ** -0.5,
                    points_per_decade=config[EXPERIMENT]["points_per_decade"], progress=progress)
