@@ -15,14 +15,15 @@ Untied feed-forward students evolve ``(m_l, Q_l)`` with the §5 equations.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .population import integrator
 from .state import tied_state
 
-__all__ = ["ODESolution", "EscapeSteps", "integrate_ode", "escape_time", "sie_learning_rate", "ODE_BUDGET"]
+__all__ = ["ODESolution", "EscapeSteps", "integrate_ode", "escape_time", "escape_times", "sie_learning_rate",
+           "ODE_BUDGET"]
 
 #: default Gauss–Hermite budget (points) of the expectations at each right-hand-side call
 ODE_BUDGET = 50_000
@@ -63,6 +64,8 @@ class ODESolution:
         Why the integration stopped, in words.
     settled : bool
         Stopped by ``stop_when_settled``: the state is stationary below the threshold.
+    crossings : dict
+        First time with ``|m| ≥ level`` for each level of ``record_at`` (``nan`` if not reached).
     """
 
     t: np.ndarray
@@ -75,6 +78,7 @@ class ODESolution:
     status: int
     message: str
     settled: bool = False
+    crossings: dict = field(default_factory=dict)
 
     def steps(self, d: int) -> np.ndarray:
         """SGD steps ``t·d`` at dimension ``d``."""
@@ -241,7 +245,8 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
                   noise: bool = True, solver: str = "RK45", rtol: float = 1e-7, atol: float = 1e-10,
                   max_step: float = np.inf, quadrature: dict | None = None,
                   token_symmetric: bool = False, overlap: str = "mean",
-                  give_up_below: float | None = None, stop_when_settled: bool = False) -> ODESolution:
+                  give_up_below: float | None = None, stop_when_settled: bool = False,
+                  record_at=()) -> ODESolution:
     """Integrate the ODE (docs/theory.md, "The ODE") with ``scipy.integrate.solve_ivp``.
 
     Parameters
@@ -288,6 +293,11 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
         stationary state never reaches it (see :class:`StationarityEvent` for the test). Without it,
         an explicit solver spends ~one step per unit of time at a stable fixed point, and a far
         ``t_max`` never ends.
+    record_at : sequence of float
+        More levels, none above ``threshold``: the first time ``|m|`` reaches each is recorded in
+        ``ODESolution.crossings`` (non-terminal events: they change no step, so each time is the
+        one an integration stopping at that level finds, the stationarity test included — it
+        cannot fire on a window where ``|m|`` passed the lower level).
 
     Returns
     -------
@@ -344,6 +354,21 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
         event.terminal = bool(stop_at_threshold) and math.isnan(crossing)
         event.direction = 1.0
         events = [event] if math.isnan(crossing) else None
+    crossings, recorded = {}, {}
+    for level in record_at:
+        level = float(level)
+        if threshold is None or level > threshold:
+            raise ValueError(f"record_at level {level:g} must not exceed the threshold {threshold}")
+        if level in crossings:
+            continue
+        crossings[level] = 0.0 if abs(overlap_of(y0)) >= level else math.nan
+        if math.isnan(crossings[level]):
+            def passed(t, y, level=level):
+                return abs(overlap_of(y)) - level
+
+            passed.direction = 1.0
+            recorded[level] = len(events or [])
+            events = (events or []) + [passed]
     if give_up_below is not None:
         def collapse(t, y):
             return abs(overlap_of(y)) - give_up_below
@@ -361,6 +386,9 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
                     rtol=rtol, atol=atol, max_step=max_step)
     if threshold is not None and math.isnan(crossing) and sol.t_events[0].size:
         crossing = float(sol.t_events[0][0])
+    for level, index in recorded.items():
+        if sol.t_events[index].size:
+            crossings[level] = float(sol.t_events[index][0])
     message = sol.message
     settled = stationarity is not None and sol.t_events[-1].size > 0
     if settled:
@@ -381,7 +409,8 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
         m = m_tok.mean(axis=1) if overlap == "mean" else np.sqrt(np.mean(m_tok * m_tok, axis=1))
         e_tok = np.zeros((Y.shape[0], L))
     return ODESolution(t=sol.t, m=m, e=e_tok[:, 0], e_tokens=e_tok, m_tokens=m_tok, Q_tokens=Q_tok,
-                       crossing_time=crossing, status=sol.status, message=message, settled=settled)
+                       crossing_time=crossing, status=sol.status, message=message, settled=settled,
+                       crossings=crossings)
 
 
 def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None = None, *,
@@ -420,3 +449,30 @@ def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None =
     if math.isnan(sol.crossing_time):
         return EscapeSteps(math.inf, sol.message)
     return EscapeSteps(sol.crossing_time * d, f"|m| reached {threshold:g} at t = {sol.crossing_time:.6g}")
+
+
+def escape_times(problem, d: int, lr: float, thresholds, m0: float | None = None, *,
+                 e0=0.0, t_max: float = 1e12, **kwargs) -> dict:
+    """:func:`escape_time` at several thresholds from one integration.
+
+    The integration stops at the highest threshold and records where ``|m|`` first reaches the
+    others (``record_at`` of :func:`integrate_ode`); each value equals the one
+    :func:`escape_time` returns for that threshold alone.
+
+    Returns
+    -------
+    dict
+        threshold -> :class:`EscapeSteps`.
+    """
+    levels = [float(v) for v in thresholds]
+    top = max(levels)
+    m0 = d ** -0.5 if m0 is None else m0
+    kwargs.setdefault("stop_when_settled", True)
+    sol = integrate_ode(problem, lr, m0, e0, t_max, threshold=top, stop_at_threshold=True,
+                        record_at=[v for v in levels if v != top], **kwargs)
+    out = {}
+    for level in levels:
+        t = sol.crossing_time if level == top else sol.crossings[level]
+        out[level] = (EscapeSteps(math.inf, sol.message) if math.isnan(t) else
+                      EscapeSteps(t * d, f"|m| reached {level:g} at t = {t:.6g}"))
+    return out

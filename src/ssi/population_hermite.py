@@ -11,6 +11,7 @@ of the activation at ``h = 0``), at a cost independent of L.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -43,6 +44,13 @@ def hermite_product(p1, p2):
     return {t: c for t, c in out.items() if c != 0.0}
 
 
+@lru_cache(maxsize=16)
+def _square(items):
+    """:func:`hermite_product` of an expansion (given as its items) with itself, computed once."""
+    terms = dict(items)
+    return hermite_product(terms, terms)
+
+
 class Expansion:
     """A finite Hermite expansion in padded arrays: ρ^α and |α| for many α at once."""
 
@@ -55,9 +63,20 @@ class Expansion:
             for j, (l, k) in enumerate(t):
                 self.idx[i, j], self.pow[i, j] = l, k
         self.degree = self.pow.sum(axis=1)
+        self.max_power = int(self.pow.max(initial=0))
 
     def powers(self, rho):
-        """ρ^α for every term."""
+        """ρ^α for every term.
+
+        When every ρ_l is the same (token-symmetric states), the table ρ^k, k = 0..max, is indexed
+        instead of raising every entry: the same products of the same factors, in the same order.
+        """
+        if rho.size and np.all(rho == rho[0]):
+            table = np.full(self.max_power + 1, rho[0]) ** np.arange(self.max_power + 1)
+            out = table[self.pow[:, 0]]
+            for j in range(1, self.pow.shape[1]):
+                out = out * table[self.pow[:, j]]
+            return out
         return np.prod(rho[self.idx] ** self.pow, axis=1)
 
 
@@ -83,7 +102,7 @@ class HermiteFeedForward:
                 terms[sparse_index(alpha)] = c
         terms = terms or {(): 0.0}
         self.g = Expansion(terms)
-        self.g2 = Expansion(hermite_product(terms, terms))
+        self.g2 = Expansion(_square(tuple(terms.items())))
         # entries (term, token, power) for z*_l He_α ∋ α_l He_{α−e_l}
         rows, toks, pows = [], [], []
         for i, t in enumerate(terms):
@@ -99,6 +118,7 @@ class HermiteFeedForward:
         self.onehot = np.zeros((len(rows), L))
         self.onehot[np.arange(len(rows)), self.down_tok] = 1.0
         self.max_degree = int(max(self.g2.degree.max(), self.g.degree.max() + 1))
+        self._cached = None
         # two teacher inputs with different g: a(z*₁) − a(z*₂) = (g₂ − g₁) σ'/√L
         self.z_ref = np.zeros(L)
         g0 = float(problem.target_value(self.z_ref[None])[0])
@@ -122,21 +142,31 @@ class HermiteFeedForward:
         _, a2 = self.problem.loss_and_grad(np.broadcast_to(self.z_alt, q.shape), q)
         return sigma, math.sqrt(L) * (a1[:, 0] - a2[:, 0]) / self.dg
 
+    def _tables(self, cut, x):
+        """The Hermite columns each moment needs at the nodes x of the rule cut at ``cut`` (the
+        last rule's are kept: without PE the cut is 0 at every state)."""
+        if self._cached is None or self._cached[0] != cut:
+            He = hermite_table(x, self.max_degree + 1)
+            self._cached = (cut, (He[:, self.g.degree], He[:, self.g2.degree], He[:, self.g.degree + 1],
+                                  He[:, self.g.degree[self.down_row] - 1]))
+        return self._cached[1]
+
     def moments(self, m_vec, c_vec, e_tok):
         L = m_vec.size
         shift = e_tok.sum() / math.sqrt(L)
         sd_h = math.sqrt((m_vec @ m_vec + c_vec @ c_vec) / L)
         rho, kappa = m_vec / (math.sqrt(L) * sd_h), c_vec / (math.sqrt(L) * sd_h)
-        x, w = split_normal_rule(round(float(-shift / sd_h), 13), self.n_x)
+        cut = round(float(-shift / sd_h), 13)
+        x, w = split_normal_rule(cut, self.n_x)
         S, dS = self._activation(sd_h * x + shift)
-        He = hermite_table(x, self.max_degree + 1)
+        He_g, He_g2, He_up, He_down = self._tables(cut, x)
         ga = self.g.coef * self.g.powers(rho)
-        G1 = He[:, self.g.degree] @ ga                                  # E[g | x]
-        G2 = He[:, self.g2.degree] @ (self.g2.coef * self.g2.powers(rho))   # E[g² | x]
-        up = He[:, self.g.degree + 1] @ ga                              # Σ a_α ρ^α He_{|α|+1}
+        G1 = He_g @ ga                                                  # E[g | x]
+        G2 = He_g2 @ (self.g2.coef * self.g2.powers(rho))               # E[g² | x]
+        up = He_up @ ga                                                 # Σ a_α ρ^α He_{|α|+1}
         down = (self.g.coef[self.down_row] * self.down_k
                 * np.prod(rho[self.g.idx[self.down_row]] ** self.down_pow, axis=1))
-        Gz = up[:, None] * rho + (He[:, self.g.degree[self.down_row] - 1] * down) @ self.onehot
+        Gz = up[:, None] * rho + (He_down * down) @ self.onehot
         Gxi = up[:, None] * kappa                                       # E[g ξ_l | x]
         pref = dS / math.sqrt(L)
         resid2 = S * S - 2 * S * G1 + G2                                # E[(σ − g)² | x]

@@ -116,6 +116,34 @@ def test_their_grid_minima_on_a_synthetic_function():
     assert len(pts) == 1 and math.hypot(pts[0][0] - 0.3, pts[0][1] - 0.4) < 0.03
 
 
+def _padded_grid_minima(rule, values):
+    """Their rule as they write it: pad with +inf, compare with the 8 shifted grids, argmin over q."""
+    res = values.shape[-1]
+    padded = np.pad(values, ((0, 0), (1, 1), (1, 1)), constant_values=np.inf)
+    is_min = np.isfinite(values)
+    for di in (-1, 0, 1):
+        for dj in (-1, 0, 1):
+            if (di, dj) != (0, 0):
+                is_min &= values <= padded[:, 1 + di:1 + di + res, 1 + dj:1 + dj + res]
+    mask = is_min & rule.good & rule.quadrant
+    q = np.nonzero(rule.quadrant.ravel())[0]
+    first = q[np.argmin(values.reshape(values.shape[0], -1)[:, q], axis=1)]
+    mask.reshape(mask.shape[0], -1)[np.arange(values.shape[0]), first] = True
+    return mask
+
+
+@pytest.mark.parametrize("res", [21, 40])
+def test_grid_minima_equal_their_padded_comparison(res):
+    """Blocked comparisons without padding give their mask exactly: ties, +inf off the disk, a
+    first quadrant without a finite value, more cells than one block."""
+    rule = ap.AuthorsRule(res, False)
+    values = np.round(np.random.default_rng(res).standard_normal((19, res, res)), 1)
+    values[:, ~rule.inside] = np.inf
+    values[3][rule.quadrant] = np.inf
+    values[5] = 0.0
+    np.testing.assert_array_equal(rule.grid_minima(values), _padded_grid_minima(rule, values))
+
+
 def test_confusion_counts_every_cell(land, rule_bases):
     rule, bases = rule_bases[False]
     a, omega = np.linspace(0.7, 1.0, 5), np.linspace(0.5, 1.0, 6)

@@ -52,6 +52,23 @@ def test_token_symmetric_rejects_asymmetric_targets_and_states():
         integrate_ode(Problem(L=2, target="linear", student="tied"), 0.1, 0.03, t_max=1.0, overlap="rms")
 
 
+@pytest.mark.parametrize("network", ["tied", "untied"])
+def test_escape_memo_answers_as_one_integration_per_question(network, monkeypatch):
+    """The memo's steps are those of one integration per (η, level); it integrates once per η."""
+    from ssi.experiments import tied_untied_jobs as jobs
+
+    prob = tu.problem({"target": "he2_sum", "activation": "relu"}, 2, network)
+    d, m0, t_max = 100, 0.1, 1e5
+    memo = jobs.EscapeMemo(prob, d, (0.5, 0.2), m0, t_max)
+    for lr in (0.05, 0.3):
+        for level in (0.5, 0.2):
+            assert float(memo(lr, level)) == float(jobs._ode_steps(prob, d, lr, level, m0, t_max))
+    calls = []
+    monkeypatch.setattr(jobs, "escape_times", lambda *a, **k: calls.append(a) or {})
+    memo(0.05, 0.2), memo(0.3, 0.5)
+    assert not calls
+
+
 def test_best_learning_rate_is_the_same_for_both_networks():
     spec = {"target": "he2_sum", "activation": "relu"}
     d, m0 = 100, 0.1

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from ssi.ode import escape_time, integrate_ode, sie_learning_rate
+from ssi.ode import escape_time, escape_times, integrate_ode, sie_learning_rate
 from ssi.problems import Problem
 from ssi.sgd import simulate
 
@@ -127,3 +127,19 @@ def test_gap_shrinks_with_dimension():
         gaps.append(np.sqrt(np.mean((run.m.mean(0) - sol.m) ** 2)))
     assert gaps[0] > gaps[1] > gaps[2]
     assert gaps[0] > 4 * gaps[2]
+
+
+@pytest.mark.parametrize("student", ["tied", "untied"])
+def test_escape_times_equal_one_integration_per_threshold(student):
+    """One integration to the highest threshold records the lower ones: the same floats as
+    :func:`escape_time` at each threshold alone (non-terminal events change no step)."""
+    prob = Problem(L=3, target="he2_sum", student=student, activation="relu")
+    kw = {} if student == "tied" else {"token_symmetric": True, "overlap": "rms"}
+    d, m0, levels = 100, 0.1, (0.5, 0.2, 0.35)
+    for lr in (0.1, 0.3, 3.0):       # 3.0: the noise wins, no escape at any threshold
+        both = escape_times(prob, d, lr, levels, m0, t_max=1e4, give_up_below=0.025, **kw)
+        for level in levels:
+            alone = escape_time(prob, d, lr, level, m0, t_max=1e4, give_up_below=0.025, **kw)
+            assert float(both[level]) == float(alone) or (math.isinf(both[level]) and math.isinf(alone))
+    with pytest.raises(ValueError, match="must not exceed"):
+        integrate_ode(prob, 0.1, m0, t_max=1.0, threshold=0.2, record_at=[0.3], **kw)

@@ -253,3 +253,15 @@ def test_invalid_states_raise():
         population_loss(untied, [0.9, 0.1], Q=[0.5, 1.5])
     with pytest.raises(ValueError, match="method"):
         population_loss(tied, 0.2, method="simpson")
+
+
+def test_hermite_powers_at_token_symmetric_states_are_exact():
+    """The power table used when every ρ_l is equal gives the generic ρ^α bit for bit."""
+    from ssi.population_hermite import Expansion
+
+    terms = {((0, 1), (3, 2)): 1.0, ((1, 4),): 2.0, ((2, 1), (5, 3)): 0.5, (): 1.0, ((7, 6),): 1.0}
+    expansion = Expansion(terms)
+    for r in np.concatenate([np.random.default_rng(3).uniform(-1, 1, 500), [0.0, -0.0, 1.0, 1e-300]]):
+        rho = np.full(8, r)
+        generic = np.prod(rho[expansion.idx] ** expansion.pow, axis=1)
+        np.testing.assert_array_equal(expansion.powers(rho).view(np.int64), generic.view(np.int64))

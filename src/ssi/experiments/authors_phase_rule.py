@@ -22,6 +22,8 @@ CORNER = 1e-10
 #: half-width of their Hessian box and its points per axis
 HESS_HALF = 0.03
 BOX_POINTS = 10
+#: cells per block of the grid-minimum search
+MINIMA_BLOCK = 8
 
 
 # --- the authors' rule ----------------------------------------------------------------------------
@@ -69,6 +71,9 @@ class AuthorsRule:
         self.good = ((shifted[-1, -1] & shifted[1, 1]) | (shifted[-1, 0] & shifted[1, 0])
                      | (shifted[0, -1] & shifted[0, 1]) | (shifted[1, -1] & shifted[-1, 1]))
         self.quadrant = (self.grid_e >= 0) & (self.grid_m >= 0)
+        # the first quadrant is the block [i0:, j0:] of the grid (both axes ascending)
+        i0, j0 = (int(np.argmax(self.grid_m[:, 0] >= 0)), int(np.argmax(self.grid_e[0] >= 0)))
+        self.quadrant_corner = (i0, j0)
 
     def bases(self, source: str, land: phase.Landscape | None = None, n_points: int | None = None) -> dict:
         """The six basis functions on every point set of the rule: grid, boxes, corners, Hessian box."""
@@ -115,18 +120,31 @@ class AuthorsRule:
         return pos_ok, sem_ok, corners
 
     def grid_minima(self, values):
-        """Their grid minima (mask, first-quadrant argmin included) of values (P, res, res)."""
-        padded = np.pad(values, ((0, 0), (1, 1), (1, 1)), constant_values=np.inf)
-        res = values.shape[-1]
-        is_min = np.isfinite(values)
-        for di in (-1, 0, 1):
-            for dj in (-1, 0, 1):
-                if (di, dj) != (0, 0):
-                    is_min &= values <= padded[:, 1 + di:1 + di + res, 1 + dj:1 + dj + res]
-        mask = is_min & self.good & self.quadrant
-        q = np.nonzero(self.quadrant.ravel())[0]
-        first = q[np.argmin(values.reshape(values.shape[0], -1)[:, q], axis=1)]
-        mask.reshape(mask.shape[0], -1)[np.arange(values.shape[0]), first] = True
+        """Their grid minima (mask, first-quadrant argmin included) of values (P, res, res).
+
+        A point is a minimum when it is finite and ≤ its (up to 8) neighbours on the grid (their
+        padding with +inf makes the comparisons across the border true); taken over blocks of
+        cells so that the comparisons run in cache.
+        """
+        P, res = values.shape[0], values.shape[-1]
+        mask = np.empty(values.shape, bool)
+        first = np.empty(P, int)
+        i0, j0 = self.quadrant_corner
+        width = res - j0
+        allowed = self.good & self.quadrant
+        for lo in range(0, P, MINIMA_BLOCK):
+            v = values[lo:lo + MINIMA_BLOCK]
+            is_min = np.isfinite(v)
+            for di in (-1, 0, 1):
+                for dj in (-1, 0, 1):
+                    if (di, dj) != (0, 0):
+                        here = (slice(None), slice(max(0, -di), res - max(0, di)), slice(max(0, -dj), res - max(0, dj)))
+                        there = (slice(None), slice(max(0, di), res + min(0, di)), slice(max(0, dj), res + min(0, dj)))
+                        is_min[here] &= v[here] <= v[there]
+            mask[lo:lo + MINIMA_BLOCK] = is_min & allowed
+            k = np.argmin(v[:, i0:, j0:].reshape(v.shape[0], -1), axis=1)
+            first[lo:lo + MINIMA_BLOCK] = (i0 + k // width) * res + j0 + k % width
+        mask.reshape(P, -1)[np.arange(P), first] = True
         return mask
 
     def classify(self, a_values, omega_values, bases, progress=None) -> dict:
@@ -139,6 +157,7 @@ class AuthorsRule:
             out[k] = np.zeros(shape, int)
         flat_grid = bases["grid"].reshape(6, -1)
         inside = self.inside.ravel()
+        grid_inside = flat_grid[:, inside]
         ge, gm = self.grid_e.ravel(), self.grid_m.ravel()
         r = self.radius
         for row, omega in enumerate(omega_values):
@@ -151,7 +170,7 @@ class AuthorsRule:
             masks = None
             if need.any():
                 values = np.full((int(need.sum()), flat_grid.shape[1]), np.inf)
-                values[:, inside] = rows[need] @ flat_grid[:, inside]
+                values[:, inside] = rows[need] @ grid_inside
                 masks = self.grid_minima(values.reshape(-1, *self.grid_e.shape)).reshape(values.shape[0], -1)
                 values_need = values
             if masks is not None:

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..hermite import sie
 from ..io import load_result, save_result
-from ..ode import escape_time, integrate_ode
+from ..ode import escape_time, escape_times, integrate_ode
 from ..problems import Problem
 from ..sgd import simulate
 from .common import ProgressLog, crossing_time, overlap_curves, seed_key
@@ -64,18 +64,47 @@ def initial_overlap(spec: dict, d: int) -> float:
 GIVE_UP = 0.25
 
 
-def _ode_steps(prob, d, lr, level, m0, t_max):
+def _ode_kwargs(prob, m0):
     kwargs = {"token_symmetric": True, "overlap": "rms"} if not prob.tied else {}
-    return escape_time(prob, d, lr, level, m0, t_max=t_max, give_up_below=GIVE_UP * abs(m0), **kwargs)
+    return {"give_up_below": GIVE_UP * abs(m0), **kwargs}
 
 
-def best_learning_rate(prob, d, level, m0, bounds, t_max):
+def _ode_steps(prob, d, lr, level, m0, t_max):
+    return escape_time(prob, d, lr, level, m0, t_max=t_max, **_ode_kwargs(prob, m0))
+
+
+class EscapeMemo:
+    """The ODE's escape steps of one student at every level, one integration per η.
+
+    ``memo(lr, level)`` is ``_ode_steps(prob, d, lr, level, m0, t_max)``: the integration to the
+    highest level records the others on the way (:func:`ssi.ode.escape_times`, the same numbers as
+    one integration per level), and an η asked again is not integrated again.
+    """
+
+    def __init__(self, prob, d, levels, m0, t_max):
+        self.prob, self.d, self.m0, self.t_max = prob, d, m0, t_max
+        self.levels = tuple(float(v) for v in levels)
+        self.solved = {}
+
+    def __call__(self, lr, level):
+        lr = float(lr)
+        if lr not in self.solved:
+            self.solved[lr] = escape_times(self.prob, self.d, lr, self.levels, self.m0, t_max=self.t_max,
+                                           **_ode_kwargs(self.prob, self.m0))
+        return self.solved[lr][float(level)]
+
+
+def best_learning_rate(prob, d, level, m0, bounds, t_max, memo=None):
     """η in ``bounds`` minimising the ODE's steps to ``level`` (bounded search in log η).
 
+    ``memo``: an :class:`EscapeMemo` of the same student, ``m0`` and ``t_max`` with ``level`` among
+    its levels (its integrations serve the search and are kept for later questions).
     Returns (η, steps); steps is inf when no η in the bounds escapes by ``t_max``.
     """
+    memo = memo or EscapeMemo(prob, d, (level,), m0, t_max)
+
     def cost(log_lr):
-        steps = _ode_steps(prob, d, math.exp(log_lr), level, m0, t_max)
+        steps = memo(math.exp(log_lr), level)
         return math.log(steps) if math.isfinite(steps) else 1e3 + log_lr  # no escape: push towards smaller η
 
     from scipy.optimize import minimize_scalar  # here: not every job of the family needs scipy
@@ -83,7 +112,7 @@ def best_learning_rate(prob, d, level, m0, bounds, t_max):
     res = minimize_scalar(cost, bounds=(math.log(bounds[0]), math.log(bounds[1])), method="bounded",
                           options={"xatol": 0.02})
     lr = float(math.exp(res.x))
-    return lr, _ode_steps(prob, d, lr, level, m0, t_max)
+    return lr, memo(lr, level)
 
 
 def ode_case(config, case: str, out_stem, log=None) -> None:
@@ -101,17 +130,18 @@ def ode_case(config, case: str, out_stem, log=None) -> None:
     for j, L in enumerate(Ls):
         for i, net in enumerate(NETWORKS):
             prob = problem(spec, L, net)
+            memo = EscapeMemo(prob, d, (level, *levels.values()), m0, t_max)
             lr["same_lr"][i, j] = float(spec["same_lr"])
             # the untied ODE (token-symmetric state) is the tied one slowed by L at every η, so
             # its best η is the tied one (tests/experiments/test_tied_untied.py checks the two searches agree)
             # best_lr_factor < 1 backs off from a cliff: at SIE 3 the ODE's escape time falls
             # with η until the noise wins, so its minimiser sits on the edge of non-escape
             lr["best_lr"][i, j] = (float(spec.get("best_lr_factor", 1.0))
-                                   * best_learning_rate(prob, d, level, m0, spec["lr_search"], t_max)[0]
+                                   * best_learning_rate(prob, d, level, m0, spec["lr_search"], t_max, memo)[0]
                                    if net == "tied" else lr["best_lr"][0, j])
             for p in PROTOCOLS:
                 for k in THRESHOLDS:
-                    steps[(p, k)][i, j] = _ode_steps(prob, d, lr[p][i, j], levels[k], m0, t_max)
+                    steps[(p, k)][i, j] = memo(lr[p][i, j], levels[k])
         progress.note(f"L={L}: best η tied {lr['best_lr'][0, j]:.4g}, untied {lr['best_lr'][1, j]:.4g}; "
                       f"macro steps same η {steps[('same_lr', 'macro')][:, j].tolist()}, "
                       f"best η {steps[('best_lr', 'macro')][:, j].tolist()}")
