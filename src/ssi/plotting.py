@@ -288,7 +288,7 @@ def place_legend(ax, handles=None, outside: str = "below", inside: bool = True, 
     if not _drawing:
         return ax.legend(loc=LEGEND_PLACES[0], **kwargs)
     fig = ax.figure
-    fig.canvas.draw()
+    fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     for loc in LEGEND_PLACES if inside else ():
         legend = ax.legend(loc=loc, **kwargs)
@@ -312,7 +312,7 @@ def place_legends(requests) -> list:
         fig = requests[0][0].figure if requests else None
         if fig is None:
             break
-        fig.canvas.draw()
+        fig.draw_without_rendering()
         renderer = fig.canvas.get_renderer()
         moved = False
         for i, (ax, kwargs) in enumerate(requests):
@@ -323,7 +323,7 @@ def place_legends(requests) -> list:
             break
     else:                          # still moving: what covers data now goes outside its axes
         fig = requests[0][0].figure
-        fig.canvas.draw()
+        fig.draw_without_rendering()
         renderer = fig.canvas.get_renderer()
         for i, (ax, kwargs) in enumerate(requests):
             if legibility.covered_by(ax, legends[i].get_window_extent(renderer)):
