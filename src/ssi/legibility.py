@@ -342,7 +342,7 @@ def _check_colours(ax) -> list[str]:
 
 def problems(fig) -> list[str]:
     """Every legibility problem of ``fig`` (drawn here with its own renderer), as sentences."""
-    fig.canvas.draw()
+    fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     out = _check_text(_visible_texts(fig, renderer), fig.bbox)
     out += _check_legends(fig, renderer)

@@ -13,6 +13,8 @@
   next to the paper's, for the panel that tests a claim.
 * **Legibility**: :func:`save_figure` runs :func:`ssi.legibility.check` on the drawn figure
   and refuses to save an illegible one.
+* **Undrawn figures**: inside :func:`undrawn` the figures are built but never drawn, checked or
+  saved (what :mod:`ssi.experiments.figure_data` needs to learn which arrays they read).
 
 Figures are drawn with the Agg backend and the DejaVu fonts that matplotlib ships, never with
 usetex. Saving strips the metadata that would change from run to run (creation dates,
@@ -20,6 +22,7 @@ software versions), fixes SOURCE_DATE_EPOCH and the SVG hash salt, and writes at
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import os
@@ -257,17 +260,36 @@ LEGEND_PLACES = ("upper left", "upper right", "lower right", "lower left", "cent
                  "upper center", "lower center", "center")
 
 
+#: False inside :func:`undrawn`
+_drawing = True
+
+
+@contextlib.contextmanager
+def undrawn():
+    """Inside this block figures are built but not drawn: :func:`place_legend` puts a legend at
+    the first of :data:`LEGEND_PLACES` without measuring, :func:`save_figure` neither checks nor
+    writes. For code that needs what a plotting function reads, not what it draws."""
+    global _drawing
+    previous, _drawing = _drawing, False
+    try:
+        yield
+    finally:
+        _drawing = previous
+
+
 def place_legend(ax, handles=None, outside: str = "below", inside: bool = True, **kwargs):
     """A legend inside ``ax`` at the first of :data:`LEGEND_PLACES` where it covers no data
     (ssi.legibility.covered_by); outside the axes (``outside``: "right" or "below", under the x
     label) when none is free or ``inside`` is False. Call it once the figure's other legends
     exist: it places against the layout of the moment."""
     kwargs.setdefault("frameon", False)
-    fig = ax.figure
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
     if handles is not None:
         kwargs["handles"] = handles
+    if not _drawing:
+        return ax.legend(loc=LEGEND_PLACES[0], **kwargs)
+    fig = ax.figure
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
     for loc in LEGEND_PLACES if inside else ():
         legend = ax.legend(loc=loc, **kwargs)
         if not legibility.covered_by(ax, legend.get_window_extent(renderer)):
@@ -284,11 +306,13 @@ def place_legends(requests) -> list:
     :func:`place_legend`). A legend placed outside its axes moves the others (the layout
     changes), so each is checked again once all exist and placed again where it now covers data."""
     legends = [place_legend(ax, **kwargs) for ax, kwargs in requests]
+    if not _drawing:
+        return legends
     for _ in range(2):
         fig = requests[0][0].figure if requests else None
         if fig is None:
             break
-        fig.canvas.draw()
+        fig.draw_without_rendering()
         renderer = fig.canvas.get_renderer()
         moved = False
         for i, (ax, kwargs) in enumerate(requests):
@@ -299,7 +323,7 @@ def place_legends(requests) -> list:
             break
     else:                          # still moving: what covers data now goes outside its axes
         fig = requests[0][0].figure
-        fig.canvas.draw()
+        fig.draw_without_rendering()
         renderer = fig.canvas.get_renderer()
         for i, (ax, kwargs) in enumerate(requests):
             if legibility.covered_by(ax, legends[i].get_window_extent(renderer)):
@@ -359,11 +383,14 @@ def save_figure(fig, path, check: bool = True) -> None:
     """Save ``fig`` to ``path`` (format from the suffix: pdf, png or svg), byte-reproducibly.
 
     ``check``: first run :func:`ssi.legibility.check` (raises ssi.legibility.IllegibleFigure),
-    once per figure: save every format of a figure after drawing it."""
+    once per figure: save every format of a figure after drawing it. Inside :func:`undrawn`
+    nothing is checked or written."""
     path = Path(path)
     fmt = path.suffix.lstrip(".")
     if fmt not in _METADATA:
         raise ValueError(f"figure format {fmt!r} is not supported; use pdf, png or svg")
+    if not _drawing:
+        return
     apply_style()
     if check and not getattr(fig, "ssi_legible", False):
         legibility.check(fig, path.name)

@@ -71,6 +71,21 @@ def test_saving_is_byte_deterministic(tmp_path):
     assert paths[0].read_bytes() == paths[2].read_bytes() and paths[1].read_bytes() == paths[3].read_bytes()
 
 
+def test_undrawn_figures_are_neither_drawn_nor_checked_nor_saved(tmp_path, monkeypatch):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plotting.new_figure(width=plotting.WIDTH_SINGLE)
+    ax.plot([1, 2, 3], [1, 4, 9], "o-", label="x_raw^caret")      # illegible: would be refused when saved
+    monkeypatch.setattr(type(fig), "draw", lambda *args: pytest.fail("an undrawn figure was drawn"))
+    with plotting.undrawn():
+        legend = plotting.place_legend(ax)
+        plotting.place_legends([(ax, {})])
+        plotting.save_figure(fig, tmp_path / "f.png")
+    plt.close(fig)
+    assert legend.get_texts()[0].get_text() == "x_raw^caret"
+    assert not (tmp_path / "f.png").exists()
+
+
 def test_figure_style_does_not_import_seaborn_or_pandas():
     # every figure job would pay their import (~1 s) for nothing
     code = "import sys, ssi.plotting, ssi.legibility; print('seaborn' in sys.modules, 'pandas' in sys.modules)"

@@ -82,10 +82,10 @@ def _nan(value):
 
 
 def extract(config, result: str, numbers_path, out_stem, names) -> dict:
-    """Render ``result``'s figures ``names`` (paths relative to the figures folder, e.g.
-    ``two_phases.png``; PNG only, into a temporary folder) from the results with the numbers of
-    ``numbers_path``, and write the arrays and provenance keys they read to ``out_stem``.npz, and
-    them and the figures' names (without suffix) to ``out_stem``.json.
+    """Build ``result``'s figures ``names`` (paths relative to the figures folder, e.g.
+    ``two_phases.png``) from the results with the numbers of ``numbers_path``, without drawing or
+    saving them (:func:`ssi.plotting.undrawn`), and write the arrays and provenance keys they read
+    to ``out_stem``.npz, and them and the figures' names (without suffix) to ``out_stem``.json.
 
     A result module may define ``figure_data_reduction(file, key, array) -> array``: what of an
     array its figures read (e.g. only the last record of a trajectory); the arrays are saved
@@ -97,10 +97,12 @@ def extract(config, result: str, numbers_path, out_stem, names) -> dict:
     dict
         ``files`` (result files read), ``arrays`` (arrays saved) and ``bytes`` (of the .npz).
     """
+    from ..plotting import undrawn
+
     module = importlib.import_module(f"ssi.experiments.{result}")
     recorder = Recorder(config["results_dir"])
     numbers = numbers_from_json(numbers_path)
-    with tempfile.TemporaryDirectory(prefix="ssi-figure-data-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="ssi-figure-data-") as tmp, undrawn():
         plot_function(result)(config, [str(Path(tmp) / Path(name).name) for name in names if name.endswith(".png")],
                     numbers=numbers, load=recorder)
     reduce = getattr(module, "figure_data_reduction", lambda file, key, array: array)
