@@ -50,8 +50,8 @@ def sgd_job(config, name: str, job: int, out_stem, log=None, plan=None) -> None:
         arrays[f"steps_{tag}"] = run.steps
         arrays[f"overlap_{tag}"] = overlap_curves(run)
         arrays[f"e_{tag}"] = run.e
-        meta[tag] = {"lr": lr, "steps_run": int(run.steps[-1]), "seconds": time.monotonic() - start}
-        progress.note(f"{tag}: η = {lr:.4g}, {int(run.steps[-1])} steps, {meta[tag]['seconds']:.1f} s")
+        meta[tag] = {"lr": lr, "steps_run": int(run.steps[-1])}
+        progress.note(f"{tag}: η = {lr:.4g}, {int(run.steps[-1])} steps, {time.monotonic() - start:.1f} s")
     save_result(out_stem, arrays, {"experiment": EXPERIMENT, "name": name, "job": job, "plan": plan,
                                    "points": meta, "d": d, "T": T, "engine": config["engine"], "config": spec})
 
@@ -128,7 +128,8 @@ def ode_experiment(config, name: str, out_stem, log=None) -> None:
             continue
         t = sol.t
         arrays[f"t_{tag}"], arrays[f"m_{tag}"], arrays[f"e_{tag}"] = t, np.abs(sol.m), sol.e
-        meta[tag] = {"defined": True, "lr": lr, "seconds": time.monotonic() - start,
+        progress.note(f"{tag}: η = {lr:.4g}, integrated in {time.monotonic() - start:.1f} s")
+        meta[tag] = {"defined": True, "lr": lr,
                      "steps_authors": crossing_time(t * d, np.abs(sol.m), 2 / math.sqrt(d)),
                      "steps_macro": crossing_time(t * d, np.abs(sol.m), MACRO)}
         if spec["stop_level"] is not None:

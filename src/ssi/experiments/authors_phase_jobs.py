@@ -72,8 +72,7 @@ def reference_point(config, out_stem, log=None) -> None:
             arrays[f"gh_{k}"][i] = val
         progress.note(f"{n}-point 4-D rule done")
     progress.note(f"done in {time.monotonic() - start:.1f} s")
-    save_result(out_stem, arrays, {"experiment": EXPERIMENT, "config": spec,
-                                   "seconds": round(time.monotonic() - start, 1)})
+    save_result(out_stem, arrays, {"experiment": EXPERIMENT, "config": spec})
 
 
 def load_reference(config):
@@ -173,7 +172,6 @@ def diagram_cells(section, spec, name: str, land: phase.Landscape, reference, ou
         arrays[f"refined_err_{k}"] = np.abs(rows_idx) @ e
     progress.note(f"refined {idx.size} cells: {seconds['refine']:.1f} s")
     save_result(out_stem, arrays, {"experiment": EXPERIMENT, "diagram": name, "config": spec,
-                                   "polar_grid": section["polar_grid"], "refine": section["refine"],
-                                   "seconds": {k: round(v, 1) for k, v in seconds.items()}})
+                                   "polar_grid": section["polar_grid"], "refine": section["refine"]})
 
 
