@@ -40,6 +40,7 @@ from ..random_streams import (
 )
 from ..target_links import target_scalar
 from .common import initial_signs, pe_coordinates
+from .tied2 import advance_tied2, advance_tied2_pair, covers
 
 #: most steps of one replicate per compiled call. A compiled loop does not return to the
 #: interpreter, so Python's handlers for SIGINT/SIGTERM (Ctrl-C, Snakemake cancelling a job)
@@ -76,6 +77,9 @@ def advance_tied(stream, state, n_steps, d, lr, pe, tcode, tparams, scode, spara
     """
     L = pe.shape[0]
     k = pe.shape[1]
+    if covers(L, k, tcode, scode == S_ATTENTION, lcode == LOSS_HALF_SQUARE, tcode == T_CUSTOM):
+        advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, threshold, crossing, step0)
+        return
     r = k + 1
     mu = state[:r]
     rho = state[r]
@@ -176,6 +180,21 @@ def advance_untied(stream, state, n_steps, d, lr, tcode, tparams, scode, sparams
         if crossing[0] < 0 and abs(m / L) >= threshold:
             crossing[0] = step0 + t + 1
     store(stream, s0, s1, s2, s3)
+
+
+#: the registry's tied kernel, as compiled here (the engine pairs replicates only with it)
+REGISTRY_TIED = advance_tied
+
+
+def pairs_replicates(problem, tied_kernel):
+    """Whether the engine advances ``problem``'s replicates two at a time
+    (:func:`ssi.sgd.tied2.advance_tied2_pair`): the registry's tied kernel, for a problem it hands
+    to :func:`ssi.sgd.tied2.advance_tied2`."""
+    if tied_kernel is not REGISTRY_TIED or not problem.tied:
+        return False
+    tcode, _, scode, _ = problem.codes
+    return covers.py_func(problem.L, problem.subspace_dim - 1, tcode, scode == S_ATTENTION,
+                          problem.loss_code == LOSS_HALF_SQUARE, tcode == T_CUSTOM)
 
 
 def advance_kernels(problem):
@@ -304,6 +323,14 @@ class ReducedEngine:
         lcode = self.problem.loss_code
         d = float(self.d)
         advance_tied, advance_untied = advance_kernels(self.problem)   # the registry's, or a user's target's
+        if pairs_replicates(self.problem, advance_tied):
+            for p in range(0, len(indices) - 1, 2):
+                i, j = indices[p], indices[p + 1]
+                for start in range(0, n_steps, CHUNK_STEPS):
+                    n = min(CHUNK_STEPS, n_steps - start)
+                    advance_tied2_pair(self.streams, self.states, self.crossing, i, j, n, d, self.lr, self.pe,
+                                       tcode, tparams, sparams, self.threshold, step0 + start)
+            indices = indices[len(indices) - len(indices) % 2:]
         for i in indices:
             for start in range(0, n_steps, CHUNK_STEPS):
                 n = min(CHUNK_STEPS, n_steps - start)
