@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from ..codes import LOSS_HALF_SQUARE, S_ATTENTION, T_CUSTOM, T_MIXTURE
+from ..codes import LOSS_HALF_SQUARE, S_ATTENTION, S_FEEDFORWARD, T_CUSTOM, T_MIXTURE
 from ..kernels import compiled_kernels, rebind, user_functions
 from ..links import (
     attention2_mixture_loss_and_grad,
@@ -41,6 +41,8 @@ from ..random_streams import (
 from ..target_links import target_scalar
 from .common import initial_signs, pe_coordinates
 from .tied2 import advance_tied2, advance_tied2_pair, covers
+from .untied_ff import advance_untied_ff
+from .untied_ff import covers as covers_untied
 
 #: most steps of one replicate per compiled call. A compiled loop does not return to the
 #: interpreter, so Python's handlers for SIGINT/SIGTERM (Ctrl-C, Snakemake cancelling a job)
@@ -77,7 +79,7 @@ def advance_tied(stream, state, n_steps, d, lr, pe, tcode, tparams, scode, spara
     """
     L = pe.shape[0]
     k = pe.shape[1]
-    if covers(L, k, tcode, scode == S_ATTENTION, lcode == LOSS_HALF_SQUARE, tcode == T_CUSTOM):
+    if covers(L, k, tcode, scode == S_ATTENTION, lcode == LOSS_HALF_SQUARE):
         advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, threshold, crossing, step0)
         return
     r = k + 1
@@ -143,6 +145,9 @@ def advance_untied(stream, state, n_steps, d, lr, tcode, tparams, scode, sparams
     ``state`` = (μ_1..μ_L, ρ_1..ρ_L) with m_l = μ_l and Q_l = μ_l² + ρ_l².
     ``crossing[0]`` receives the first step at which |mean_l m_l| ≥ threshold.
     """
+    if covers_untied(tcode, scode == S_FEEDFORWARD, lcode == LOSS_HALF_SQUARE, int(sparams[0])):
+        advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, threshold, crossing, step0)
+        return
     L = state.shape[0] // 2
     mu = state[:L]
     rho = state[L:]
@@ -194,7 +199,7 @@ def pairs_replicates(problem, tied_kernel):
         return False
     tcode, _, scode, _ = problem.codes
     return covers.py_func(problem.L, problem.subspace_dim - 1, tcode, scode == S_ATTENTION,
-                          problem.loss_code == LOSS_HALF_SQUARE, tcode == T_CUSTOM)
+                          problem.loss_code == LOSS_HALF_SQUARE)
 
 
 def advance_kernels(problem):

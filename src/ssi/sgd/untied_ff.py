@@ -1,0 +1,88 @@
+"""The reduced step of an untied feed-forward student, with the loss and gradient written out.
+
+:func:`ssi.sgd.reduced.advance_untied` hands this kernel the problems it covers: the feed-forward
+student of a registry activation with the half-square loss and a registry scalar target. The
+per-token gradient a_l = r σ'(h/√L)/√L is the same for every token, so it is one scalar; the
+target He_k sum is accumulated while the tokens are drawn; the student's activation is read once
+per call. The operations are the generic kernel's and :mod:`ssi.links`' (``student_scalar``,
+``scalar_loss_and_grad``, ``target_scalar``) in the same order on the same draws of the same
+stream, so the numbers are the same bit for bit (tests/unit/sgd/test_simulators.py).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..codes import A_CUSTOM, T_CUSTOM, T_HE_SUM, T_MIXTURE
+from ..links import activation, activation_derivative
+from ..random_streams import any_gamma, gamma_constants, load, normal, store
+from ..target_links import hermite_he, target_scalar
+
+
+@njit(inline="always")
+def covers(tcode, scode_is_feedforward, half_square, acode):
+    """Whether :func:`advance_untied_ff` takes a problem (activation code ``acode``)."""
+    return scode_is_feedforward and half_square and tcode != T_MIXTURE and tcode != T_CUSTOM and acode != A_CUSTOM
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, threshold, crossing, step0):
+    """:func:`ssi.sgd.reduced.advance_untied` for the problems :func:`covers` takes (same arguments
+    but the student and loss codes; the same numbers)."""
+    L = state.shape[0] // 2
+    mu = state[:L].copy()
+    rho = state[L:].copy()
+    n_star = np.empty(L)
+    n_perp = np.empty(L)
+    step = lr / d
+    rest_shape = 0.5 * (d - 2)
+    gamma_b, gamma_c = gamma_constants(rest_shape)
+    he_sum = tcode == T_HE_SUM
+    k = int(tparams[0])
+    scale = tparams[1] if he_sum else 0.0
+    code = int(sparams[0])
+    root = math.sqrt(L)
+    cross = crossing[0]
+    s0, s1, s2, s3 = load(stream)
+    for t in range(n_steps):
+        h = 0.0
+        y = 0.0
+        for l in range(L):
+            s0, s1, s2, s3, z = normal(s0, s1, s2, s3)
+            s0, s1, s2, s3, v = normal(s0, s1, s2, s3)
+            n_star[l] = z
+            n_perp[l] = v
+            h += mu[l] * z + rho[l] * v
+            if he_sum:
+                y += hermite_he(k, z)
+        y = scale * y if he_sum else target_scalar(tcode, tparams, n_star)
+        r = activation(code, h / root) - y
+        a = r * activation_derivative(code, h / root) / root
+        ca = step * a
+        twice = 2.0 * step * step * a * a
+        norm = 0.0
+        for l in range(L):
+            m = mu[l] - ca * n_star[l]
+            rho_u = rho[l] - ca * n_perp[l]
+            if a != 0.0:
+                s0, s1, s2, s3, g = any_gamma(s0, s1, s2, s3, rest_shape, gamma_b, gamma_c)
+                p = math.sqrt(rho_u * rho_u + twice * g)
+            else:
+                p = abs(rho_u)
+            mu[l] = m
+            rho[l] = p
+            norm += m * m + p * p
+        inverse = math.sqrt(L / norm)
+        m = 0.0
+        for l in range(L):
+            mu[l] *= inverse
+            rho[l] *= inverse
+            m += mu[l]
+        if cross < 0 and abs(m / L) >= threshold:
+            cross = step0 + t + 1
+    state[:L] = mu
+    state[L:] = rho
+    crossing[0] = cross
+    store(stream, s0, s1, s2, s3)
