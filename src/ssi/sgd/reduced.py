@@ -41,7 +41,7 @@ from ..random_streams import (
 from ..target_links import target_scalar
 from .common import initial_signs, pe_coordinates
 from .tied2 import advance_tied2, advance_tied2_pair, covers
-from .untied_ff import advance_untied_ff
+from .untied_ff import advance_untied_ff, advance_untied_ff_pair
 from .untied_ff import covers as covers_untied
 
 #: most steps of one replicate per compiled call. A compiled loop does not return to the
@@ -187,19 +187,25 @@ def advance_untied(stream, state, n_steps, d, lr, tcode, tparams, scode, sparams
     store(stream, s0, s1, s2, s3)
 
 
-#: the registry's tied kernel, as compiled here (the engine pairs replicates only with it)
-REGISTRY_TIED = advance_tied
+#: the registry's kernels, as compiled here (the engine pairs replicates only with them)
+REGISTRY_KERNELS = (advance_tied, advance_untied)
 
 
-def pairs_replicates(problem, tied_kernel):
-    """Whether the engine advances ``problem``'s replicates two at a time
-    (:func:`ssi.sgd.tied2.advance_tied2_pair`): the registry's tied kernel, for a problem it hands
-    to :func:`ssi.sgd.tied2.advance_tied2`."""
-    if tied_kernel is not REGISTRY_TIED or not problem.tied:
-        return False
-    tcode, _, scode, _ = problem.codes
-    return covers.py_func(problem.L, problem.subspace_dim - 1, tcode, scode == S_ATTENTION,
-                          problem.loss_code == LOSS_HALF_SQUARE)
+def pair_kernel(problem, kernels):
+    """The kernel that advances two of ``problem``'s replicates at once
+    (:func:`ssi.sgd.tied2.advance_tied2_pair`, :func:`ssi.sgd.untied_ff.advance_untied_ff_pair`),
+    or None: the registry's kernels ``kernels`` hand the problem to the kernel that it pairs."""
+    if kernels[0] is not REGISTRY_KERNELS[0] or kernels[1] is not REGISTRY_KERNELS[1]:
+        return None
+    tcode, _, scode, sparams = problem.codes
+    half_square = problem.loss_code == LOSS_HALF_SQUARE
+    if problem.tied:
+        if covers.py_func(problem.L, problem.subspace_dim - 1, tcode, scode == S_ATTENTION, half_square):
+            return advance_tied2_pair
+        return None
+    if covers_untied.py_func(tcode, scode == S_FEEDFORWARD, half_square, int(sparams[0])):
+        return advance_untied_ff_pair
+    return None
 
 
 def advance_kernels(problem):
@@ -328,13 +334,15 @@ class ReducedEngine:
         lcode = self.problem.loss_code
         d = float(self.d)
         advance_tied, advance_untied = advance_kernels(self.problem)   # the registry's, or a user's target's
-        if pairs_replicates(self.problem, advance_tied):
+        pair = pair_kernel(self.problem, (advance_tied, advance_untied))
+        if pair is not None:
+            pe = (self.pe,) if self.problem.tied else ()
             for p in range(0, len(indices) - 1, 2):
                 i, j = indices[p], indices[p + 1]
                 for start in range(0, n_steps, CHUNK_STEPS):
                     n = min(CHUNK_STEPS, n_steps - start)
-                    advance_tied2_pair(self.streams, self.states, self.crossing, i, j, n, d, self.lr, self.pe,
-                                       tcode, tparams, sparams, self.threshold, step0 + start)
+                    pair(self.streams, self.states, self.crossing, i, j, n, d, self.lr, *pe, tcode, tparams, sparams,
+                         self.threshold, step0 + start)
             indices = indices[len(indices) - len(indices) % 2:]
         for i in indices:
             for start in range(0, n_steps, CHUNK_STEPS):
