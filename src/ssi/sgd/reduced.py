@@ -13,6 +13,13 @@ independent of d.
 
 Untied students: one block per token (basis w*/√d, orthogonal norm ρ_l,
 remainder a_l² χ²_{d−2}/d), renormalised jointly to Σ_l (μ_l² + ρ_l²) = L.
+
+The kernels below are generic in the problem (codes read at run time). The tied L = 2 attention
+problems and the untied feed-forward ones go to kernels written out for them
+(:mod:`ssi.sgd.tied2`, :mod:`ssi.sgd.untied_ff`: state and gradient in scalars, the problem's
+constants read once per call), and the engine advances their replicates two at a time (the two
+steps are independent, so the processor overlaps them); each replicate's numbers are the generic
+kernels' bit for bit, whatever the pairing.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ the problem's constants (the target's and the reduction's parameters, the mixtur
 pattern) are read once per call, and the crossing step is kept in a local. The operations are the
 generic kernel's and :mod:`ssi.links`' (``attention2_scalar_loss_and_grad``,
 ``attention2_mixture_loss_and_grad``, ``target_scalar``) in the same order on the same draws of the
-same stream, so the numbers are the same bit for bit (tests/unit/sgd/test_simulators.py).
+same stream, so the numbers are the same bit for bit (tests/unit/sgd/test_specialised_kernels.py).
 """
 from __future__ import annotations
 
