@@ -16,12 +16,23 @@ import math
 
 from numba import njit
 
-from ..codes import (R_TRACE, SQRT2, T_COMPLETE_STAIRCASE, T_DIFF, T_FIRST_SUM, T_HE2_DIFF, T_HE4_PLUS_DIFF,
-                     T_HE_SUM, T_LINEAR, T_MIXTURE, T_PRODUCT, T_STAIRCASE_N)
+from ..codes import (
+    R_TRACE,
+    SQRT2,
+    T_COMPLETE_STAIRCASE,
+    T_DIFF,
+    T_FIRST_SUM,
+    T_HE2_DIFF,
+    T_HE4_PLUS_DIFF,
+    T_HE_SUM,
+    T_LINEAR,
+    T_MIXTURE,
+    T_PRODUCT,
+    T_STAIRCASE_N,
+)
 from ..random_streams import any_gamma, gamma_constants, load, normal, store
 from ..softmax import softmax2_row
 from ..target_links import hermite_he
-
 
 #: the target codes :func:`advance_tied2` takes: the mixture and the scalar targets defined at L = 2
 TARGETS = (T_LINEAR, T_HE_SUM, T_PRODUCT, T_DIFF, T_HE2_DIFF, T_MIXTURE, T_HE4_PLUS_DIFF, T_FIRST_SUM,
