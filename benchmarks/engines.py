@@ -162,7 +162,7 @@ def ingredients(problem: Problem) -> dict:
         r = problem.subspace_dim
         exps = {"trace": 2, "projection": 2}.get(problem.reduction, 4) if problem.student == "attention" else 0
         if problem.target == "mixture":
-            exps = 6                     # 2 rows × (student, target) + the constant pattern (2)
+            exps = 4                     # 2 rows × (student, target); the constant pattern once per call
         return {"normals": L * (r + 1), "gammas": 1, "exps": exps}
     return {"normals": 2 * L, "gammas": L, "exps": 0}
 

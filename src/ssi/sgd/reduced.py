@@ -13,6 +13,13 @@ independent of d.
 
 Untied students: one block per token (basis w*/√d, orthogonal norm ρ_l,
 remainder a_l² χ²_{d−2}/d), renormalised jointly to Σ_l (μ_l² + ρ_l²) = L.
+
+The kernels below are generic in the problem (codes read at run time). The tied L = 2 attention
+problems and the untied feed-forward ones go to kernels written out for them
+(:mod:`ssi.sgd.tied2`, :mod:`ssi.sgd.untied_ff`: state and gradient in scalars, the problem's
+constants read once per call), and the engine advances their replicates two at a time (the two
+steps are independent, so the processor overlaps them); each replicate's numbers are the generic
+kernels' bit for bit, whatever the pairing.
 """
 from __future__ import annotations
 
@@ -23,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from ..codes import LOSS_HALF_SQUARE, S_ATTENTION, T_CUSTOM, T_MIXTURE
+from ..codes import LOSS_HALF_SQUARE, S_ATTENTION, S_FEEDFORWARD, T_CUSTOM, T_MIXTURE
 from ..kernels import compiled_kernels, rebind, user_functions
 from ..links import (
     attention2_mixture_loss_and_grad,
@@ -40,6 +47,9 @@ from ..random_streams import (
 )
 from ..target_links import target_scalar
 from .common import initial_signs, pe_coordinates
+from .tied2 import advance_tied2, advance_tied2_pair, covers
+from .untied_ff import advance_untied_ff, advance_untied_ff_pair
+from .untied_ff import covers as covers_untied
 
 #: most steps of one replicate per compiled call. A compiled loop does not return to the
 #: interpreter, so Python's handlers for SIGINT/SIGTERM (Ctrl-C, Snakemake cancelling a job)
@@ -76,6 +86,9 @@ def advance_tied(stream, state, n_steps, d, lr, pe, tcode, tparams, scode, spara
     """
     L = pe.shape[0]
     k = pe.shape[1]
+    if covers(L, k, tcode, scode == S_ATTENTION, lcode == LOSS_HALF_SQUARE):
+        advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, threshold, crossing, step0)
+        return
     r = k + 1
     mu = state[:r]
     rho = state[r]
@@ -139,6 +152,9 @@ def advance_untied(stream, state, n_steps, d, lr, tcode, tparams, scode, sparams
     ``state`` = (μ_1..μ_L, ρ_1..ρ_L) with m_l = μ_l and Q_l = μ_l² + ρ_l².
     ``crossing[0]`` receives the first step at which |mean_l m_l| ≥ threshold.
     """
+    if covers_untied(tcode, scode == S_FEEDFORWARD, lcode == LOSS_HALF_SQUARE, int(sparams[0])):
+        advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, threshold, crossing, step0)
+        return
     L = state.shape[0] // 2
     mu = state[:L]
     rho = state[L:]
@@ -176,6 +192,27 @@ def advance_untied(stream, state, n_steps, d, lr, tcode, tparams, scode, sparams
         if crossing[0] < 0 and abs(m / L) >= threshold:
             crossing[0] = step0 + t + 1
     store(stream, s0, s1, s2, s3)
+
+
+#: the registry's kernels, as compiled here (the engine pairs replicates only with them)
+REGISTRY_KERNELS = (advance_tied, advance_untied)
+
+
+def pair_kernel(problem, kernels):
+    """The kernel that advances two of ``problem``'s replicates at once
+    (:func:`ssi.sgd.tied2.advance_tied2_pair`, :func:`ssi.sgd.untied_ff.advance_untied_ff_pair`),
+    or None: the registry's kernels ``kernels`` hand the problem to the kernel that it pairs."""
+    if kernels[0] is not REGISTRY_KERNELS[0] or kernels[1] is not REGISTRY_KERNELS[1]:
+        return None
+    tcode, _, scode, sparams = problem.codes
+    half_square = problem.loss_code == LOSS_HALF_SQUARE
+    if problem.tied:
+        if covers.py_func(problem.L, problem.subspace_dim - 1, tcode, scode == S_ATTENTION, half_square):
+            return advance_tied2_pair
+        return None
+    if covers_untied.py_func(tcode, scode == S_FEEDFORWARD, half_square, int(sparams[0])):
+        return advance_untied_ff_pair
+    return None
 
 
 def advance_kernels(problem):
@@ -304,6 +341,16 @@ class ReducedEngine:
         lcode = self.problem.loss_code
         d = float(self.d)
         advance_tied, advance_untied = advance_kernels(self.problem)   # the registry's, or a user's target's
+        pair = pair_kernel(self.problem, (advance_tied, advance_untied))
+        if pair is not None:
+            pe = (self.pe,) if self.problem.tied else ()
+            for p in range(0, len(indices) - 1, 2):
+                i, j = indices[p], indices[p + 1]
+                for start in range(0, n_steps, CHUNK_STEPS):
+                    n = min(CHUNK_STEPS, n_steps - start)
+                    pair(self.streams, self.states, self.crossing, i, j, n, d, self.lr, *pe, tcode, tparams, sparams,
+                         self.threshold, step0 + start)
+            indices = indices[len(indices) - len(indices) % 2:]
         for i in indices:
             for start in range(0, n_steps, CHUNK_STEPS):
                 n = min(CHUNK_STEPS, n_steps - start)

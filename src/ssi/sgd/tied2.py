@@ -1,0 +1,342 @@
+"""The reduced step of a tied attention student at L = 2, in registers (the paper's main cases).
+
+:func:`ssi.sgd.reduced.advance_tied` hands this kernel the problems it covers: two tokens, at most
+one PE direction (subspace dimension r ≤ 2), the attention student with the half-square loss and a
+registry target (scalar with the trace or projection reduction, or the matrix-valued mixture).
+The state (μ_0, μ_1, ρ) and the loss and gradient live in scalar variables instead of small arrays,
+the problem's constants (the target's and the reduction's parameters, the mixture's positional
+pattern) are read once per call, and the crossing step is kept in a local. The operations are the
+generic kernel's and :mod:`ssi.links`' (``attention2_scalar_loss_and_grad``,
+``attention2_mixture_loss_and_grad``, ``target_scalar``) in the same order on the same draws of the
+same stream, so the numbers are the same bit for bit (tests/unit/sgd/test_specialised_kernels.py).
+"""
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from ..codes import (
+    R_TRACE,
+    SQRT2,
+    T_COMPLETE_STAIRCASE,
+    T_DIFF,
+    T_FIRST_SUM,
+    T_HE2_DIFF,
+    T_HE4_PLUS_DIFF,
+    T_HE_SUM,
+    T_LINEAR,
+    T_MIXTURE,
+    T_PRODUCT,
+    T_STAIRCASE_N,
+)
+from ..random_streams import any_gamma, gamma_constants, load, normal, store
+from ..softmax import softmax2_row
+from ..target_links import hermite_he
+
+#: the target codes :func:`advance_tied2` takes: the mixture and the scalar targets defined at L = 2
+TARGETS = (T_LINEAR, T_HE_SUM, T_PRODUCT, T_DIFF, T_HE2_DIFF, T_MIXTURE, T_HE4_PLUS_DIFF, T_FIRST_SUM,
+           T_STAIRCASE_N, T_COMPLETE_STAIRCASE)
+
+
+@njit(inline="always")
+def covers(L, k, tcode, scode_is_attention, half_square):
+    """Whether :func:`advance_tied2` takes a problem (L tokens, k PE directions, target ``tcode``)."""
+    known = False
+    for code in TARGETS:
+        known = known or tcode == code
+    return L == 2 and k <= 1 and scode_is_attention and half_square and known
+
+
+@njit(inline="always")
+def _scalar_loss(y, q0, q1, trace, u0, u1, v0, v1):
+    """``links.attention2_scalar_loss_and_grad`` on scalars: (a_0, a_1)."""
+    s0 = _logistic(q0 * (q0 - q1))
+    s1 = _logistic(q1 * (q1 - q0))
+    if trace:
+        prediction = (s0 + s1) / SQRT2
+        c0 = 1.0 / SQRT2
+        c1 = c0
+    else:
+        prediction = u0 * (s0 * v0 + (1.0 - s0) * v1) + u1 * ((1.0 - s1) * v0 + s1 * v1)
+        c0 = u0 * (v0 - v1)
+        c1 = u1 * (v1 - v0)
+    r = prediction - y
+    d0 = r * c0 * s0 * (1.0 - s0)
+    d1 = r * c1 * s1 * (1.0 - s1)
+    return d0 * (2.0 * q0 - q1) - d1 * q1, d1 * (2.0 * q1 - q0) - d0 * q0
+
+
+@njit(inline="always")
+def _mixture_loss(z0, z1, q0, q1, keep, omega, p_diag, p_off):
+    """``links.attention2_mixture_loss_and_grad`` on scalars, its constant pattern given: (a_0, a_1)."""
+    s00, s01 = softmax2_row(z0 * (z0 - z1))
+    s10, s11 = softmax2_row(z1 * (z0 - z1))
+    A00, A01 = softmax2_row(q0 * (q0 - q1))
+    A10, A11 = softmax2_row(q1 * (q0 - q1))
+    g00 = A00 - (keep * s00 + omega * p_diag)
+    g01 = A01 - (keep * s01 + omega * p_off)
+    g10 = A10 - (keep * s10 + omega * p_off)
+    g11 = A11 - (keep * s11 + omega * p_diag)
+    inner = 0.0
+    inner += g00 * A00
+    inner += g01 * A01
+    h00 = A00 * (g00 - inner)
+    h01 = A01 * (g01 - inner)
+    inner = 0.0
+    inner += g10 * A10
+    inner += g11 * A11
+    h10 = A10 * (g10 - inner)
+    h11 = A11 * (g11 - inner)
+    a0 = 0.0
+    a1 = 0.0
+    a0 += h00 * q0
+    a0 += h00 * q0
+    a0 += h01 * q1
+    a1 += h01 * q0
+    a1 += h10 * q0
+    a0 += h10 * q1
+    a1 += h11 * q1
+    a1 += h11 * q1
+    return a0, a1
+
+
+@njit(inline="always")
+def _logistic(x):
+    """``softmax.logistic`` without its branch (the same value: e^(−|x|) is its exponential on
+    either side); the sign of x is random, so a branch would be mispredicted half the time."""
+    e = math.exp(-abs(x))
+    return (1.0 if x >= 0.0 else e) / (1.0 + e)
+
+
+@njit(inline="always")
+def _constants(d, lr, pe, tcode, tparams, sparams):
+    """The per-call constants of :func:`_step` (a tuple)."""
+    has_pe = pe.shape[1] == 1
+    r = 2 if has_pe else 1
+    pe0 = pe[0, 0] if has_pe else 0.0
+    pe1 = pe[1, 0] if has_pe else 0.0
+    rest_shape = 0.5 * (d - r - 1)
+    gamma_b, gamma_c = gamma_constants(rest_shape)
+    mixture = tcode == T_MIXTURE
+    t0 = tparams[0]
+    t1 = tparams[1] if tparams.shape[0] > 1 else 0.0
+    a2 = t1 * t1 if mixture else 0.0
+    p_diag = 1.0 / (1.0 + math.exp(-2.0 * a2))       # the mixture's positional pattern
+    p_off = 1.0 / (1.0 + math.exp(2.0 * a2))
+    trace = int(sparams[0]) == R_TRACE
+    return (has_pe, pe0, pe1, lr / d, rest_shape, gamma_b, gamma_c, mixture, t0, t1, 1.0 - t0, t0,
+            p_diag, p_off, trace, sparams[1], sparams[2], sparams[3], sparams[4])
+
+
+@njit(inline="always")
+def _draws(s0, s1, s2, s3, has_pe):
+    """The normals of one step, token by token: its r coordinates on S, then the one along u (the
+    generic kernel's order): ``(s0, s1, s2, s3, n_00, n_01, p_0, n_10, n_11, p_1)``."""
+    s0, s1, s2, s3, n00 = normal(s0, s1, s2, s3)
+    n01 = 0.0
+    if has_pe:
+        s0, s1, s2, s3, n01 = normal(s0, s1, s2, s3)
+    s0, s1, s2, s3, p0 = normal(s0, s1, s2, s3)
+    s0, s1, s2, s3, n10 = normal(s0, s1, s2, s3)
+    n11 = 0.0
+    if has_pe:
+        s0, s1, s2, s3, n11 = normal(s0, s1, s2, s3)
+    s0, s1, s2, s3, p1 = normal(s0, s1, s2, s3)
+    return s0, s1, s2, s3, n00, n01, p0, n10, n11, p1
+
+
+@njit(inline="always")
+def _preactivation(mu0, mu1, rho, n0, n1, p, pe, has_pe):
+    """q_l of one token from its draws."""
+    acc = 0.0
+    acc += n0 * mu0
+    if has_pe:
+        acc += n1 * mu1
+    positional = 0.0
+    if has_pe:
+        positional += pe * mu1
+    return acc + p * rho + positional
+
+
+@njit(inline="always")
+def target2(tcode, t0, t1, z0, z1):
+    """``target_links.target_scalar`` at L = 2 on scalars (the same operations), for the codes of
+    :data:`TARGETS`; ``t0``, ``t1`` are the target's parameters (0.0 for a missing one)."""
+    if tcode == T_LINEAR:
+        s = 0.0
+        s += z0
+        s += z1
+        return t0 * s / math.sqrt(2)
+    if tcode == T_HE_SUM:
+        k = int(t0)
+        s = 0.0
+        s += hermite_he(k, z0)
+        s += hermite_he(k, z1)
+        return t1 * s
+    if tcode == T_PRODUCT or tcode == T_FIRST_SUM or tcode == T_STAIRCASE_N:
+        n = int(t0)
+        p = 1.0
+        s = 0.0
+        if n >= 1:
+            p *= z0
+            s += z0 if tcode == T_FIRST_SUM else p
+        if n >= 2:
+            p *= z1
+            s += z1 if tcode == T_FIRST_SUM else p
+        return t1 * (p if tcode == T_PRODUCT else s)
+    if tcode == T_DIFF:
+        return t0 * (z0 - z1)
+    if tcode == T_HE2_DIFF:
+        return t0 * ((z0 * z0 - z1 * z1) / SQRT2)
+    if tcode == T_HE4_PLUS_DIFF:
+        c4 = t0 / math.sqrt(24.0)
+        return c4 * (hermite_he(4, z0) + hermite_he(4, z1)) + t1 * (z0 - z1)
+    p = z0                                                          # T_COMPLETE_STAIRCASE
+    p *= 1.0 + z1
+    return t0 * p
+
+
+@njit(inline="always")
+def _gradient(c, tcode, z0, z1, q0, q1):
+    """(a_0, a_1) = ∂ℓ/∂q."""
+    mixture, t0, t1, keep, omega, p_diag, p_off, trace, u0, u1, v0, v1 = c[7:]
+    if mixture:
+        return _mixture_loss(z0, z1, q0, q1, keep, omega, p_diag, p_off)
+    return _scalar_loss(target2(tcode, t0, t1, z0, z1), q0, q1, trace, u0, u1, v0, v1)
+
+
+@njit(inline="always")
+def _update(mu0, mu1, rho, a0, a1, n00, n01, p0, n10, n11, p1, c):
+    """The gradient step: ``(μ_0, μ_1, ρ_u, |a|²)`` before the orthogonal remainder."""
+    has_pe, pe0, pe1, step = c[:4]
+    a_sq = 0.0
+    along_u = 0.0
+    a_sq += a0 * a0
+    along_u += a0 * p0
+    mu0 -= step * a0 * n00
+    if has_pe:
+        mu1 -= step * a0 * n01
+        mu1 -= step * a0 * pe0
+    a_sq += a1 * a1
+    along_u += a1 * p1
+    mu0 -= step * a1 * n10
+    if has_pe:
+        mu1 -= step * a1 * n11
+        mu1 -= step * a1 * pe1
+    return mu0, mu1, rho - step * along_u, a_sq
+
+
+@njit(inline="always")
+def _remainder(s0, s1, s2, s3, a_sq, c):
+    """The χ² draw of the orthogonal remainder (none when a = 0): ``(s0, s1, s2, s3, g)``."""
+    if a_sq > 0.0:
+        return any_gamma(s0, s1, s2, s3, c[4], c[5], c[6])
+    return s0, s1, s2, s3, 0.0
+
+
+@njit(inline="always")
+def _renormalise(mu0, mu1, rho_u, a_sq, g, c):
+    """ρ from ρ_u and the remainder, then (μ, ρ) back onto the unit sphere."""
+    has_pe = c[0]
+    step = c[3]
+    if a_sq > 0.0:
+        rho = math.sqrt(rho_u * rho_u + 2.0 * step * step * a_sq * g)
+    else:
+        rho = abs(rho_u)
+    norm = rho * rho
+    norm += mu0 * mu0
+    if has_pe:
+        norm += mu1 * mu1
+    inverse = 1.0 / math.sqrt(norm)
+    return mu0 * inverse, mu1 * inverse, rho * inverse
+
+
+@njit(inline="always")
+def _step(s0, s1, s2, s3, mu0, mu1, rho, c, tcode):
+    """One SGD step of one replicate: ``(s0, s1, s2, s3, μ_0, μ_1, ρ)``."""
+    has_pe, pe0, pe1 = c[:3]
+    s0, s1, s2, s3, n00, n01, p0, n10, n11, p1 = _draws(s0, s1, s2, s3, has_pe)
+    q0 = _preactivation(mu0, mu1, rho, n00, n01, p0, pe0, has_pe)
+    q1 = _preactivation(mu0, mu1, rho, n10, n11, p1, pe1, has_pe)
+    a0, a1 = _gradient(c, tcode, n00, n10, q0, q1)
+    mu0, mu1, rho_u, a_sq = _update(mu0, mu1, rho, a0, a1, n00, n01, p0, n10, n11, p1, c)
+    s0, s1, s2, s3, g = _remainder(s0, s1, s2, s3, a_sq, c)
+    mu0, mu1, rho = _renormalise(mu0, mu1, rho_u, a_sq, g, c)
+    return s0, s1, s2, s3, mu0, mu1, rho
+
+
+@njit(inline="always")
+def _load_state(state, has_pe):
+    r = 2 if has_pe else 1
+    return state[0], state[1] if has_pe else 0.0, state[r]
+
+
+@njit(inline="always")
+def _store_state(state, has_pe, mu0, mu1, rho):
+    state[0] = mu0
+    if has_pe:
+        state[1] = mu1
+        state[2] = rho
+    else:
+        state[1] = rho
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, threshold, crossing, step0):
+    """:func:`ssi.sgd.reduced.advance_tied` for the problems :func:`covers` takes (same arguments
+    but the student and loss codes; the same numbers)."""
+    c = _constants(d, lr, pe, tcode, tparams, sparams)
+    has_pe = c[0]
+    mu0, mu1, rho = _load_state(state, has_pe)
+    cross = crossing[0]
+    s0, s1, s2, s3 = load(stream)
+    for t in range(n_steps):
+        s0, s1, s2, s3, mu0, mu1, rho = _step(s0, s1, s2, s3, mu0, mu1, rho, c, tcode)
+        if cross < 0 and abs(mu0) >= threshold:
+            cross = step0 + t + 1
+    _store_state(state, has_pe, mu0, mu1, rho)
+    crossing[0] = cross
+    store(stream, s0, s1, s2, s3)
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def advance_tied2_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, tcode, tparams, sparams, threshold,
+                       step0):
+    """:func:`advance_tied2` for the replicates ``i`` and ``j`` (rows of ``streams``, ``states``,
+    ``crossings``) at once: their steps are independent, so the processor overlaps them. Each
+    replicate's numbers are those of :func:`advance_tied2` (the same operations on its own stream)."""
+    c = _constants(d, lr, pe, tcode, tparams, sparams)
+    has_pe, pe0, pe1 = c[:3]
+    mu0, mu1, rho = _load_state(states[i], has_pe)
+    nu0, nu1, sigma = _load_state(states[j], has_pe)
+    cross = crossings[i, 0]
+    other = crossings[j, 0]
+    s0, s1, s2, s3 = load(streams[i])
+    t0, t1, t2, t3 = load(streams[j])
+    for t in range(n_steps):
+        # the two replicates' steps phase by phase, so that their independent chains interleave
+        s0, s1, s2, s3, n00, n01, p0, n10, n11, p1 = _draws(s0, s1, s2, s3, has_pe)
+        t0, t1, t2, t3, m00, m01, o0, m10, m11, o1 = _draws(t0, t1, t2, t3, has_pe)
+        q0 = _preactivation(mu0, mu1, rho, n00, n01, p0, pe0, has_pe)
+        r0 = _preactivation(nu0, nu1, sigma, m00, m01, o0, pe0, has_pe)
+        q1 = _preactivation(mu0, mu1, rho, n10, n11, p1, pe1, has_pe)
+        r1 = _preactivation(nu0, nu1, sigma, m10, m11, o1, pe1, has_pe)
+        a0, a1 = _gradient(c, tcode, n00, n10, q0, q1)
+        b0, b1 = _gradient(c, tcode, m00, m10, r0, r1)
+        mu0, mu1, rho_u, a_sq = _update(mu0, mu1, rho, a0, a1, n00, n01, p0, n10, n11, p1, c)
+        nu0, nu1, sigma_u, b_sq = _update(nu0, nu1, sigma, b0, b1, m00, m01, o0, m10, m11, o1, c)
+        s0, s1, s2, s3, g = _remainder(s0, s1, s2, s3, a_sq, c)
+        t0, t1, t2, t3, h = _remainder(t0, t1, t2, t3, b_sq, c)
+        mu0, mu1, rho = _renormalise(mu0, mu1, rho_u, a_sq, g, c)
+        nu0, nu1, sigma = _renormalise(nu0, nu1, sigma_u, b_sq, h, c)
+        if cross < 0 and abs(mu0) >= threshold:
+            cross = step0 + t + 1
+        if other < 0 and abs(nu0) >= threshold:
+            other = step0 + t + 1
+    _store_state(states[i], has_pe, mu0, mu1, rho)
+    _store_state(states[j], has_pe, nu0, nu1, sigma)
+    crossings[i, 0] = cross
+    crossings[j, 0] = other
+    store(streams[i], s0, s1, s2, s3)
+    store(streams[j], t0, t1, t2, t3)
