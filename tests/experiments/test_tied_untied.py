@@ -176,3 +176,21 @@ def test_pipeline_on_a_tiny_config(tmp_path):
     (tmp_path / "fig").mkdir()
     tu.plot(cfg, out)
     assert all(p.stat().st_size > 0 for p in out)
+
+
+def test_page_tables_quote_every_row_of_the_committed_numbers():
+    """docs/results/tied_untied.md's tables (ssi.experiments.tied_untied_tables) list every
+    (case, protocol) fit, every escape row, every attention L and every null run of the numbers file."""
+    import json
+    from pathlib import Path
+
+    from ssi.experiments import tied_untied_tables as tables
+
+    numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/tied_untied.json").read_text())
+    body = {name: [line for line in table(numbers).splitlines()[2:]] for name, table in tables.TABLES.items()}
+    assert len(body["fits"]) == len(numbers["fits"]) // len(tables.THRESHOLDS)
+    assert len(body["escapes"]) == len(numbers["rows"])
+    assert len(body["attention"]) == len(numbers["attention"])
+    assert len(body["null"]) == len(numbers["null"])
+    first = numbers["rows"][0]
+    assert body["escapes"][0].startswith(f"| {first['case'].replace('sie', 'SIE ')} | {first['protocol'].replace('_', ' ')} | {first['L']} |")

@@ -10,7 +10,8 @@
 * ``finding``: the README's first finding, from the numbers files;
 * ``verdicts``: how many claim rows carry each verdict;
 * ``authors-phase-tables``: the tables of docs/results/authors-phase.md;
-* ``two-phases-table``: the escape times of docs/results/two_phases.md.
+* ``two-phases-table``: the escape times of docs/results/two_phases.md;
+* ``tied-untied-table NAME``: the tables (fits, escapes, attention, null) of docs/results/tied_untied.md.
 """
 from __future__ import annotations
 
@@ -145,3 +146,13 @@ def _two_phases_table(root):
 
     path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "two_phases.json"
     return two_phases.escape_table(json.loads(path.read_text(encoding="utf-8")))
+
+
+@fragment("tied-untied-table")
+def _tied_untied_table(root, name):
+    from ..experiments.tied_untied_tables import TABLES
+
+    if name not in TABLES:
+        raise ValueError(f"unknown table gen:tied-untied-table {name}; known: {', '.join(TABLES)}")
+    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "tied_untied.json"
+    return TABLES[name](json.loads(path.read_text(encoding="utf-8")))

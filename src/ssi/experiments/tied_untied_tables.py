@@ -1,0 +1,111 @@
+"""The tables of docs/results/tied_untied.md, from the numbers file of claim C4.
+
+Each function takes the parsed ``figures/numbers/tied_untied.json`` and returns a markdown table;
+``python -m ssi.docgen`` writes them into the page (``<!-- gen:tied-untied NAME -->``), so that the
+page quotes the committed numbers and nothing typed by hand.
+"""
+from __future__ import annotations
+
+from .claim_text import finite, interval, num, power_of_ten
+
+#: the two escape thresholds of the numbers file: the macroscopic one and the authors' 2/√d
+THRESHOLDS = ("macro", "authors")
+PROTOCOLS = ("same_lr", "best_lr")
+
+
+def _case_label(case: str) -> str:
+    return case.replace("sie", "SIE ")
+
+
+def _steps(x) -> str:
+    """An escape time in steps, three significant digits: 1.32·10⁵, 663."""
+    if not finite(x):
+        return "not reached"
+    if x < 1e4:
+        return f"{x:.0f}"
+    mantissa, exponent = f"{x:.2e}".split("e")
+    power = power_of_ten(10 ** int(exponent))
+    return power if mantissa == "1.00" else f"{mantissa}·{power}"
+
+
+def _lr_text(rows) -> str:
+    """The learning rates of a protocol's rows: one η, or the first and last when it varies with L."""
+    first, last = rows[0]["lr_tied"], rows[-1]["lr_tied"]
+    if abs(first - last) <= 1e-9 * abs(first):
+        return f"η = {first:.3g}"
+    return f"η = {first:.3g} → {last:.3g}"
+
+
+def _fit(fits, case, protocol, threshold):
+    for f in fits:
+        if (f["case"], f["protocol"], f["threshold"]) == (case, protocol, threshold):
+            return f
+    return None
+
+
+def _slope(fit) -> str:
+    if fit is None:
+        return "n/a"
+    return "L^" + interval(fit["exponent_sgd"], fit["exponent_sgd_low"], fit["exponent_sgd_high"])
+
+
+def fits_table(numbers) -> str:
+    """Per SIE case: the fitted exponent of the gain T_untied/T_tied in L (95 % bootstrap interval
+    over replicates) under each protocol and threshold, and the ODE's exponent."""
+    lines = ["| case | target, activation, d, L | protocol | η | SGD, threshold 0.5 | SGD, threshold 2/√d | ODE |",
+             "|---|---|---|---|---|---|---|"]
+    for case in dict.fromkeys(f["case"] for f in numbers["fits"]):
+        rows = [r for r in numbers["rows"] if r["case"] == case]
+        fit = next(f for f in numbers["fits"] if f["case"] == case)
+        Ls = sorted({r["L"] for r in rows})
+        setup = f"`{fit['target']}`, {fit['activation']}, d = {fit['d']}, L = {Ls[0]}–{Ls[-1]}"
+        for protocol in PROTOCOLS:
+            macro, authors = (_fit(numbers["fits"], case, protocol, t) for t in THRESHOLDS)
+            protocol_rows = sorted((r for r in rows if r["protocol"] == protocol), key=lambda r: r["L"])
+            if macro is None or not protocol_rows:
+                continue
+            lines.append(f"| {_case_label(case)} | {setup} | {protocol.replace('_', ' ')} | {_lr_text(protocol_rows)} | "
+                         f"{_slope(macro)} | {_slope(authors)} | L^{num(macro['exponent_ode'])} |")
+    return "\n".join(lines)
+
+
+def escapes_table(numbers) -> str:
+    """Per case, protocol and L: the tied and untied escape times (threshold 0.5; mean over replicates
+    of the steps to escape) of SGD and the ODE, and the gain T_untied/T_tied of each."""
+    lines = ["| case | protocol | L | η | tied: SGD / ODE (steps) | untied: SGD / ODE (steps) | gain: SGD / ODE |",
+             "|---|---|---|---|---|---|---|"]
+    for r in numbers["rows"]:
+        lines.append(f"| {_case_label(r['case'])} | {r['protocol'].replace('_', ' ')} | {r['L']} | {r['lr_tied']:.3g} | "
+                     f"{_steps(r['steps_tied_macro'])} / {_steps(r['ode_tied_macro'])} | "
+                     f"{_steps(r['steps_untied_macro'])} / {_steps(r['ode_untied_macro'])} | "
+                     f"{num(r['gain_macro'])} / {num(r['gain_ode_macro'])} |")
+    return "\n".join(lines)
+
+
+def attention_table(numbers) -> str:
+    """Per L: escape times (threshold 0.5) of the attention and the untied network at one η, SGD and
+    ODE, and their ratio T_untied/T_attention."""
+    lines = ["| L | d | η | attention: SGD / ODE (steps) | untied: SGD / ODE (steps) | T_untied/T_attention: SGD / ODE |",
+             "|---|---|---|---|---|---|"]
+    for r in numbers.get("attention", []):
+        lines.append(f"| {r['L']} | {r['d']} | {r['lr']:.3g} | {_steps(r['steps_attention_macro'])} / "
+                     f"{_steps(r['ode_attention_macro'])} | {_steps(r['steps_untied_macro'])} / "
+                     f"{_steps(r['ode_untied_macro'])} | {num(r['ratio_macro'])} / {num(r['ratio_ode_macro'])} |")
+    return "\n".join(lines)
+
+
+def null_table(numbers) -> str:
+    """Per null-target run: the final overlap of the tied and untied networks (mean ± sd over
+    replicates) against the ODE's, and the noise level d^(−1/2)."""
+    lines = ["| target | L | d | η | steps | tied: SGD (± sd) / ODE | untied: SGD (± sd) / ODE | d^(−1/2) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in numbers.get("null", []):
+        lines.append(f"| `{r['target']}` | {r['L']} | {power_of_ten(r['d'])} | {r['lr']:.3g} | {_steps(r['steps'])} | "
+                     f"{num(r['final_overlap_tied'], '.3f')} (± {num(r['final_overlap_tied_sd'], '.3f')}) / "
+                     f"{num(r['final_ode_tied'], '.3f')} | {num(r['final_overlap_untied'], '.3f')} "
+                     f"(± {num(r['final_overlap_untied_sd'], '.3f')}) / {num(r['final_ode_untied'], '.3f')} | "
+                     f"{num(r['noise_level'], '.3f')} |")
+    return "\n".join(lines)
+
+
+TABLES = {"fits": fits_table, "escapes": escapes_table, "attention": attention_table, "null": null_table}
