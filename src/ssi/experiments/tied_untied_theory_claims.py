@@ -48,7 +48,8 @@ def settled_answer(numbers) -> str:
     """One sentence: the C4 answer at SIE 2 with its verdict, from the numbers."""
     same, best, auth = (_row(numbers, k) for k in NATURAL)
     alone, lin, att = (_row(numbers, k) for k in ("untied_alone", "linear_lr", "untied_over_attention"))
-    att_small = att["sgd"][0]["exponent_ode"] if att["sgd"] else None
+    # the ODE over L ≤ 8, as in the page's account of the crossover (not only at the SGD's L)
+    att_small = att["exponent_ode_small_authors"]
     window = "{}–{}".format(*numbers["slope_window"])
     return (f"At SIE 2 the ODE gives T_untied/T_tied ∝ L^{_fmt(_ode_exponent(same))} with one η for both "
             f"({_sgd_text(same)}) and L^{_fmt(_ode_exponent(best))} with each network at its best η "
