@@ -13,8 +13,6 @@ from pathlib import Path
 
 #: the measured wall times of whole runs, per config file (docs/workflow.md, "Audit")
 TIMINGS = Path("benchmarks/results/workflow.json")
-#: the measured times of the audit's checks, per config file (benchmarks/audit_levels.py)
-AUDIT_TIMINGS = Path("benchmarks/results/audit.json")
 #: the default config (no --configfile)
 DEFAULT_CONFIG = "config/config.yaml"
 #: the markers of the generated times block of docs/workflow.md (ssi.docgen)
@@ -138,12 +136,12 @@ def read_timings(configfile: str, root=".") -> dict | None:
     return entry if math.isfinite(seconds) and seconds > 0 else None
 
 
-def read_audit_timings(configfile: str, key: str, root=".") -> dict | None:
-    """The measured ``key`` (e.g. ``verify_seconds``) of ``configfile`` in
-    ``benchmarks/results/audit.json`` with that entry's cores/date/machine, or None when absent."""
+def read_command_timing(name: str, root=".") -> dict | None:
+    """The measured command ``name`` (e.g. ``verify``) in ``benchmarks/results/workflow.json``
+    (``benchmarks/workflow.py command NAME -- …``), with ``seconds`` added, or None when absent."""
     try:
-        entry = json.loads((Path(root) / AUDIT_TIMINGS).read_text())["configs"][configfile]
-        seconds = float(entry[key])
+        entry = json.loads((Path(root) / TIMINGS).read_text())["commands"][name]
+        seconds = float(entry["wall_seconds"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return {**entry, "seconds": seconds} if math.isfinite(seconds) and seconds > 0 else None
@@ -185,9 +183,9 @@ def times_table(root=".") -> str:
         entry = read_timings(configfile, root)
         return _measured(float(entry["wall_seconds"]), entry, TIMINGS) if entry else "time not measured"
 
-    def check(configfile, key):
-        entry = read_audit_timings(configfile, key, root)
-        return _measured(entry["seconds"], entry, AUDIT_TIMINGS) if entry else "time not measured"
+    def check(name):
+        entry = read_command_timing(name, root)
+        return _measured(entry["seconds"], entry, TIMINGS) if entry else "time not measured"
 
     rows = [
         ("toy run (config/quick.yaml)", "snakemake --cores all --configfile config/quick.yaml", run("config/quick.yaml")),
@@ -195,12 +193,12 @@ def times_table(root=".") -> str:
         ("the authors' experiments (config/authors.yaml)", "snakemake --cores all --configfile config/authors.yaml",
          run("config/authors.yaml")),
         ("audit (a): committed files against their manifest", "snakemake verify --cores 1",
-         check(DEFAULT_CONFIG, "verify_seconds")),
+         check("verify")),
         ("audit (b): a sample of results recomputed from nothing",
          "snakemake audit_compute --cores all --config audit_n=4 audit_seed=1",
-         check(DEFAULT_CONFIG, "audit_compute_seconds")),
+         check("audit_compute")),
         ("audit (c): after the paper run, figures re-rendered and numbers recomputed", "snakemake audit --cores 1",
-         check(DEFAULT_CONFIG, "audit_seconds")),
+         check("audit")),
     ]
     lines = ["| what | command | time |", "|---|---|---|"]
     lines += [f"| {what} | `{command}` | {time} |" for what, command, time in rows]
