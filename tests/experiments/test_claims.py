@@ -186,3 +186,23 @@ def test_words():
     assert span([100, 1000, 100000]) == "10²–10⁵" and span([18, 56, 100]) == "18–100"
     assert [verdict_word(v) for v in ("yes", "no", "undecided", "n/a", "partly")] == [
         "reproduced", "differs", "undecided", "n/a", "partly"]
+
+
+def test_signed_numbers_never_print_minus_zero():
+    """Gaps that round to zero print as 0.0, signed ones keep their sign."""
+    from ssi.experiments.claim_text import signed, signed_percent
+
+    assert signed(-0.04) == "0.0" and signed(0.04) == "0.0"
+    assert signed(-0.6) == "-0.6" and signed(2.34) == "+2.3"
+    assert signed_percent(-1e-5) == "0.0 %" and signed_percent(0.0904) == "+9.0 %"
+    assert signed_percent(float("nan")) == "n/a"
+
+
+def test_relative_gap_of_two_phases_rows():
+    """(t̄_SGD − t_ODE)/t_ODE, None when a replicate did not escape (no SE) or the ODE did not."""
+    from ssi.experiments.two_phases import gap_in_se, relative_gap
+
+    row = {"t_escape_sgd_replicate_mean": 11.0, "t_escape_sgd_replicate_se": 0.5, "t_escape_ode": 10.0}
+    assert relative_gap(row) == pytest.approx(0.1) and gap_in_se(row) == pytest.approx(2.0)
+    assert relative_gap({**row, "t_escape_sgd_replicate_se": None}) is None
+    assert relative_gap({**row, "t_escape_ode": None}) is None

@@ -55,6 +55,17 @@ def percent(x, spec: str = ".1f") -> str:
     return f"{format(100 * x, spec)} %" if finite(x) else "n/a"
 
 
+def signed(x, spec: str = ".1f") -> str:
+    """``x`` with its sign, "+2.3" or "-0.6"; a value that rounds to zero is "0.0", never "-0.0"."""
+    text = format(x, "+" + spec)
+    return text[1:] if float(text) == 0 else text
+
+
+def signed_percent(x, spec: str = ".1f") -> str:
+    """A signed fraction as a percentage: 0.09 -> "+9.0 %", -0.0001 -> "0.0 %"."""
+    return f"{signed(100 * x, spec)} %" if finite(x) else "n/a"
+
+
 def verdict_word(verdict: str) -> str:
     """The claims-table word for a verdict of ssi.experiments.authors_verdicts."""
     return verdict if verdict in VERDICTS else VERDICT_WORDS.get(verdict, verdict)

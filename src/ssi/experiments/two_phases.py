@@ -20,7 +20,7 @@ from ..hermite import sie
 from ..io import load_result, save_result
 from ..ode import integrate_ode
 from ..sgd import simulate
-from .claim_text import HEADLINE_MAX, finite, percent, power_of_ten
+from .claim_text import HEADLINE_MAX, finite, percent, power_of_ten, signed, signed_percent
 from .common import (ProgressLog, crossing_time, learning_rate, problem_from_spec,
                      seed_key)
 
@@ -207,6 +207,12 @@ def gap_in_se(row):
     return None if stats is None else (stats[0] - stats[2]) / stats[1]
 
 
+def relative_gap(row):
+    """(t̄_SGD − t_ODE)/t_ODE of one row of the numbers file; None as for :func:`gap_in_se`."""
+    stats = _escape_stats(row)
+    return None if stats is None else (stats[0] - stats[2]) / stats[2]
+
+
 def excess_in_se(row):
     """How far |t̄_SGD − t_ODE| exceeds ``C6_TOLERANCE``·t_ODE, in standard errors of the mean (negative:
     within the tolerance); None as for :func:`gap_in_se`."""
@@ -262,14 +268,13 @@ def _c6_headline(rows) -> str:
     for r in rows:
         z = gap_in_se(r)
         if z is not None:
-            relative = (r["t_escape_sgd_replicate_mean"] - r["t_escape_ode"]) / r["t_escape_ode"]
-            by_case.setdefault(r["case"], []).append((r["d"], relative, z))
+            by_case.setdefault(r["case"], []).append((r["d"], relative_gap(r), z))
     if not by_case:
         return "no case with every replicate escaped: SGD and ODE escape times not compared"
 
     def text(with_se):
         parts = [f"{c.replace('sie', 'SIE ')} " + ", ".join(
-                     f"{100 * g:+.1f} %" + (f" ({z:+.1f} SE)" if with_se else "") + f" at {power_of_ten(d)}"
+                     signed_percent(g) + (f" ({signed(z)} SE)" if with_se else "") + f" at {power_of_ten(d)}"
                      for d, g, z in sorted(v)) for c, v in by_case.items()]
         return "SGD − ODE mean escape time: " + "; ".join(parts)
 
@@ -288,7 +293,7 @@ def _c6_measured(rows) -> str:
         mean, se, sd = r["t_escape_sgd_replicate_mean"], r["t_escape_sgd_replicate_se"], r["t_escape_sgd_replicate_sd"]
         parts.append(f"{where}: t̄_SGD = {mean:.3g} ± {se:.2g} ({r['replicates']} replicates, run-to-run sd {sd:.2g} "
                      f"= {percent(sd / mean, '.0f')} of t), t_ODE = {r['t_escape_ode']:.3g}, gap "
-                     f"{percent((mean - r['t_escape_ode']) / r['t_escape_ode'])} = {z:+.1f} SE")
+                     f"{signed_percent(relative_gap(r))} = {signed(z)} SE")
     return "escape time (|m| reaches the level) of each replicate: " + "; ".join(parts)
 
 
@@ -305,9 +310,8 @@ def escape_table(numbers) -> str:
         else:
             mean, se, spread = (r["t_escape_sgd_replicate_mean"], r["t_escape_sgd_replicate_se"],
                                 r["t_escape_sgd_replicate_sd"])
-            ode = r["t_escape_ode"]
             sgd, sd = f"{mean:.3g} ± {se:.2g}", f"{spread:.2g} ({percent(spread / mean, '.0f')})"
-            gap = f"{percent((mean - ode) / ode)} ({z:+.1f} SE)"
+            gap = f"{signed_percent(relative_gap(r))} ({signed(z)} SE)"
         ode = f"{r['t_escape_ode']:.3g}" if finite(r["t_escape_ode"]) else "not reached"
         lines.append(f"| {r['case'].replace('sie', 'SIE ')} | {power_of_ten(r['d'])} | "
                      f"{r['escaped_replicates']}/{r['replicates']} | {sgd} | {sd} | {ode} | {gap} |")
