@@ -42,7 +42,7 @@ from .codes import A_RELU, A_IDENTITY, A_SQUARE, A_HE2, A_TANH, A_SIGMOID, A_CUS
 from .codes import LOSS_HALF_SQUARE, LOSS_MSE, LOSS_FROBENIUS  # noqa: F401
 from .codes import M_SOFTMAX, M_COTANGENT, M_TARGET, M_PATTERN  # noqa: F401
 from .codes import SQRT2, SQRT3  # noqa: F401
-from .softmax import logistic, softmax2_row, softmax_rows, softmax_vjp
+from .softmax import attention2_grad, attention2_mixture_residual, logistic, softmax_rows, softmax_vjp
 from .target_links import hermite_he, mixture_value, target_scalar, target_scalar_vjp  # noqa: F401 (hermite_he)
 
 _jit = njit(cache=True, inline="always")
@@ -173,43 +173,16 @@ def attention2_mixture_loss_and_grad(tparams, zstar, q, a):
     keep = 1.0 - omega
     p_diag = 1.0 / (1.0 + math.exp(-2.0 * a2))
     p_off = 1.0 / (1.0 + math.exp(2.0 * a2))
-    z0 = zstar[0]
-    z1 = zstar[1]
-    s00, s01 = softmax2_row(z0 * (z0 - z1))
-    s10, s11 = softmax2_row(z1 * (z0 - z1))
     q0 = q[0]
     q1 = q[1]
-    A00, A01 = softmax2_row(q0 * (q0 - q1))
-    A10, A11 = softmax2_row(q1 * (q0 - q1))
-    g00 = A00 - (keep * s00 + omega * p_diag)
-    g01 = A01 - (keep * s01 + omega * p_off)
-    g10 = A10 - (keep * s10 + omega * p_off)
-    g11 = A11 - (keep * s11 + omega * p_diag)
+    g00, g01, g10, g11, A00, A01, A10, A11 = attention2_mixture_residual(zstar[0], zstar[1], q0, q1, keep, omega,
+                                                                         p_diag, p_off)
     loss = 0.0
     loss += 0.5 * g00 * g00
     loss += 0.5 * g01 * g01
     loss += 0.5 * g10 * g10
     loss += 0.5 * g11 * g11
-    inner = 0.0
-    inner += g00 * A00
-    inner += g01 * A01
-    h00 = A00 * (g00 - inner)
-    h01 = A01 * (g01 - inner)
-    inner = 0.0
-    inner += g10 * A10
-    inner += g11 * A11
-    h10 = A10 * (g10 - inner)
-    h11 = A11 * (g11 - inner)
-    a0 = 0.0
-    a1 = 0.0
-    a0 += h00 * q0
-    a0 += h00 * q0
-    a0 += h01 * q1
-    a1 += h01 * q0
-    a1 += h10 * q0
-    a0 += h10 * q1
-    a1 += h11 * q1
-    a1 += h11 * q1
+    a0, a1 = attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1)
     a[0] = a0
     a[1] = a1
     return loss

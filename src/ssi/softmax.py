@@ -83,3 +83,49 @@ def softmax2_row(x):
         return big, small
     return small, big
 
+
+
+@_jit
+def attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1):
+    """(a_0, a_1), the gradient of ½‖G‖² in the two tokens' projections q at L = 2, from the
+    residual G = softmax_row(q qᵀ) − target (entries g_ij) and the softmax A = softmax_row(q qᵀ):
+    each row's softmax VJP, then the chain through the scores q_i q_j, in the generic path's order
+    (softmax_vjp), so the numbers are its bit for bit."""
+    inner = 0.0
+    inner += g00 * A00
+    inner += g01 * A01
+    h00 = A00 * (g00 - inner)
+    h01 = A01 * (g01 - inner)
+    inner = 0.0
+    inner += g10 * A10
+    inner += g11 * A11
+    h10 = A10 * (g10 - inner)
+    h11 = A11 * (g11 - inner)
+    a0 = 0.0
+    a1 = 0.0
+    a0 += h00 * q0
+    a0 += h00 * q0
+    a0 += h01 * q1
+    a1 += h01 * q0
+    a1 += h10 * q0
+    a0 += h10 * q1
+    a1 += h11 * q1
+    a1 += h11 * q1
+    return a0, a1
+
+
+@_jit
+def attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off):
+    """The residual of the attention student against the mixture target at L = 2, entrywise:
+    G = softmax_row(q qᵀ) − (keep·softmax_row(z* z*ᵀ) + ω·P), with P's diagonal and off-diagonal
+    entries ``p_diag``, ``p_off``; returns (g00, g01, g10, g11) and the student's softmax
+    (A00, A01, A10, A11), in the generic path's order (mixture_value, softmax_rows)."""
+    s00, s01 = softmax2_row(z0 * (z0 - z1))
+    s10, s11 = softmax2_row(z1 * (z0 - z1))
+    A00, A01 = softmax2_row(q0 * (q0 - q1))
+    A10, A11 = softmax2_row(q1 * (q0 - q1))
+    g00 = A00 - (keep * s00 + omega * p_diag)
+    g01 = A01 - (keep * s01 + omega * p_off)
+    g10 = A10 - (keep * s10 + omega * p_off)
+    g11 = A11 - (keep * s11 + omega * p_diag)
+    return g00, g01, g10, g11, A00, A01, A10, A11

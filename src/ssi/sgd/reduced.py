@@ -48,7 +48,7 @@ from ..random_streams import (
 from ..target_links import target_scalar
 from .common import initial_signs, pe_coordinates
 from .tied2 import advance_tied2, advance_tied2_pair, covers
-from .untied_ff import advance_untied_ff, advance_untied_ff_pair
+from .untied_ff import advance_untied_ff, advance_untied_ff_pair, renormalised_sum
 from .untied_ff import covers as covers_untied
 
 #: most steps of one replicate per compiled call. A compiled loop does not return to the
@@ -183,12 +183,7 @@ def advance_untied(stream, state, n_steps, d, lr, tcode, tparams, scode, sparams
             else:
                 rho[l] = abs(rho_u)
             norm += mu[l] * mu[l] + rho[l] * rho[l]
-        inverse = math.sqrt(L / norm)
-        m = 0.0
-        for l in range(L):
-            mu[l] *= inverse
-            rho[l] *= inverse
-            m += mu[l]
+        m = renormalised_sum(mu, rho, norm)
         if crossing[0] < 0 and abs(m / L) >= threshold:
             crossing[0] = step0 + t + 1
     store(stream, s0, s1, s2, s3)

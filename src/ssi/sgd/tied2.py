@@ -31,7 +31,7 @@ from ..codes import (
     T_STAIRCASE_N,
 )
 from ..random_streams import any_gamma, gamma_constants, load, normal, store
-from ..softmax import softmax2_row
+from ..softmax import attention2_grad, attention2_mixture_residual
 from ..target_links import hermite_he
 
 #: the target codes :func:`advance_tied2` takes: the mixture and the scalar targets defined at L = 2
@@ -70,35 +70,8 @@ def _scalar_loss(y, q0, q1, trace, u0, u1, v0, v1):
 @njit(inline="always")
 def _mixture_loss(z0, z1, q0, q1, keep, omega, p_diag, p_off):
     """``links.attention2_mixture_loss_and_grad`` on scalars, its constant pattern given: (a_0, a_1)."""
-    s00, s01 = softmax2_row(z0 * (z0 - z1))
-    s10, s11 = softmax2_row(z1 * (z0 - z1))
-    A00, A01 = softmax2_row(q0 * (q0 - q1))
-    A10, A11 = softmax2_row(q1 * (q0 - q1))
-    g00 = A00 - (keep * s00 + omega * p_diag)
-    g01 = A01 - (keep * s01 + omega * p_off)
-    g10 = A10 - (keep * s10 + omega * p_off)
-    g11 = A11 - (keep * s11 + omega * p_diag)
-    inner = 0.0
-    inner += g00 * A00
-    inner += g01 * A01
-    h00 = A00 * (g00 - inner)
-    h01 = A01 * (g01 - inner)
-    inner = 0.0
-    inner += g10 * A10
-    inner += g11 * A11
-    h10 = A10 * (g10 - inner)
-    h11 = A11 * (g11 - inner)
-    a0 = 0.0
-    a1 = 0.0
-    a0 += h00 * q0
-    a0 += h00 * q0
-    a0 += h01 * q1
-    a1 += h01 * q0
-    a1 += h10 * q0
-    a0 += h10 * q1
-    a1 += h11 * q1
-    a1 += h11 * q1
-    return a0, a1
+    g00, g01, g10, g11, A00, A01, A10, A11 = attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off)
+    return attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1)
 
 
 @njit(inline="always")

@@ -27,6 +27,31 @@ def covers(tcode, scode_is_feedforward, half_square, acode):
     return scode_is_feedforward and half_square and tcode != T_MIXTURE and tcode != T_CUSTOM and acode != A_CUSTOM
 
 
+@njit(inline="always")
+def _constants(d, lr, tcode, tparams, sparams):
+    """The per-call constants of the kernels: η/d, the χ² shape of the d − 2 unseen directions and
+    its sampler's constants, the He_k sum's order and scale, the activation code."""
+    rest_shape = 0.5 * (d - 2)
+    gamma_b, gamma_c = gamma_constants(rest_shape)
+    he_sum = tcode == T_HE_SUM
+    scale = tparams[1] if he_sum else 0.0
+    return lr / d, rest_shape, gamma_b, gamma_c, he_sum, int(tparams[0]), scale, int(sparams[0])
+
+
+@njit(inline="always")
+def renormalised_sum(mu, rho, norm):
+    """Scale (μ, ρ) in place so that Σ_l (μ_l² + ρ_l²) = L, given ``norm``, the sum before; return
+    Σ_l μ_l after (the untied students' spherical constraint, docs/theory.md, "The reduced simulator")."""
+    L = mu.shape[0]
+    inverse = math.sqrt(L / norm)
+    m = 0.0
+    for l in range(L):
+        mu[l] *= inverse
+        rho[l] *= inverse
+        m += mu[l]
+    return m
+
+
 @njit(nogil=True, cache=True, error_model="numpy")
 def advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, threshold, crossing, step0):
     """:func:`ssi.sgd.reduced.advance_untied` for the problems :func:`covers` takes (same arguments
@@ -36,13 +61,7 @@ def advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, th
     rho = state[L:].copy()
     n_star = np.empty(L)
     n_perp = np.empty(L)
-    step = lr / d
-    rest_shape = 0.5 * (d - 2)
-    gamma_b, gamma_c = gamma_constants(rest_shape)
-    he_sum = tcode == T_HE_SUM
-    k = int(tparams[0])
-    scale = tparams[1] if he_sum else 0.0
-    code = int(sparams[0])
+    step, rest_shape, gamma_b, gamma_c, he_sum, k, scale, code = _constants(d, lr, tcode, tparams, sparams)
     root = math.sqrt(L)
     cross = crossing[0]
     s0, s1, s2, s3 = load(stream)
@@ -74,12 +93,7 @@ def advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, th
             mu[l] = m
             rho[l] = p
             norm += m * m + p * p
-        inverse = math.sqrt(L / norm)
-        m = 0.0
-        for l in range(L):
-            mu[l] *= inverse
-            rho[l] *= inverse
-            m += mu[l]
+        m = renormalised_sum(mu, rho, norm)
         if cross < 0 and abs(m / L) >= threshold:
             cross = step0 + t + 1
     state[:L] = mu
@@ -103,13 +117,7 @@ def advance_untied_ff_pair(streams, states, crossings, i, j, n_steps, d, lr, tco
     n_perp = np.empty(L)
     m_star = np.empty(L)
     m_perp = np.empty(L)
-    step = lr / d
-    rest_shape = 0.5 * (d - 2)
-    gamma_b, gamma_c = gamma_constants(rest_shape)
-    he_sum = tcode == T_HE_SUM
-    k = int(tparams[0])
-    scale = tparams[1] if he_sum else 0.0
-    code = int(sparams[0])
+    step, rest_shape, gamma_b, gamma_c, he_sum, k, scale, code = _constants(d, lr, tcode, tparams, sparams)
     root = math.sqrt(L)
     cross = crossings[i, 0]
     other = crossings[j, 0]
