@@ -11,7 +11,8 @@
 * ``verdicts``: how many claim rows carry each verdict;
 * ``authors-phase-tables``: the tables of docs/results/authors-phase.md;
 * ``two-phases-table``: the escape times of docs/results/two_phases.md;
-* ``tied-untied-table NAME``: the tables (fits, escapes, attention, null) of docs/results/tied_untied.md.
+* ``tied-untied-table NAME``: the tables (fits, escapes, attention, null) of docs/results/tied_untied.md;
+* ``escape-vs-d-table NAME``: the tables and cost (fits, decades, escapes, explicit, cost) of docs/results/escape_vs_d.md.
 """
 from __future__ import annotations
 
@@ -155,4 +156,14 @@ def _tied_untied_table(root, name):
     if name not in TABLES:
         raise ValueError(f"unknown table gen:tied-untied-table {name}; known: {', '.join(TABLES)}")
     path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "tied_untied.json"
+    return TABLES[name](json.loads(path.read_text(encoding="utf-8")))
+
+
+@fragment("escape-vs-d-table")
+def _escape_vs_d_table(root, name):
+    from ..experiments.escape_vs_d_tables import TABLES
+
+    if name not in TABLES:
+        raise ValueError(f"unknown table gen:escape-vs-d-table {name}; known: {', '.join(TABLES)}")
+    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "escape_vs_d.json"
     return TABLES[name](json.loads(path.read_text(encoding="utf-8")))
