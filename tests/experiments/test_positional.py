@@ -116,3 +116,20 @@ def test_summarise_on_tiny_runs(tmp_path):
     assert sies == {("he4_sum_plus_diff", "none"): (4, 4), ("he4_sum_plus_diff", "opposite"): (2, 2)}
     (row,) = positional.claim_rows(config, numbers)
     assert row["claim"].startswith("C3") and "SIE 4" in row["measured"]
+
+
+def test_page_tables_quote_every_row_of_the_committed_numbers():
+    """docs/results/positional.md's tables (ssi.experiments.positional_tables) list every
+    landscape, fit and escape row of the numbers file, and the PE speed-up over the common d."""
+    import json
+    from pathlib import Path
+
+    from ssi.experiments import positional_tables as tables
+
+    numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/positional.json").read_text())
+    for name, key in (("landscape", "landscape"), ("fits", "fits"), ("escapes", "rows")):
+        assert len(tables.TABLES[name](numbers).splitlines()[2:]) == len(numbers[key]), name
+    medians = {(r["case"], r["d"]): r["steps_median"] for r in numbers["rows"]}
+    ratios = [medians["none", d] / medians["opposite_same_lr", d] for c, d in medians
+              if c == "none" and ("opposite_same_lr", d) in medians]
+    assert tables.speedup_text(numbers).startswith(f"{min(ratios):.0f}–{max(ratios):.0f}×")

@@ -12,7 +12,8 @@
 * ``authors-phase-tables``: the tables of docs/results/authors-phase.md;
 * ``two-phases-table``: the escape times of docs/results/two_phases.md;
 * ``tied-untied-table NAME``: the tables (fits, escapes, attention, null) of docs/results/tied_untied.md;
-* ``escape-vs-d-table NAME``: the tables and cost (fits, decades, escapes, explicit, cost) of docs/results/escape_vs_d.md.
+* ``escape-vs-d-table NAME``: the tables and cost (fits, decades, escapes, explicit, cost) of docs/results/escape_vs_d.md;
+* ``positional-table NAME``: the tables (landscape, fits, escapes, speedup) of docs/results/positional.md.
 """
 from __future__ import annotations
 
@@ -166,4 +167,14 @@ def _escape_vs_d_table(root, name):
     if name not in TABLES:
         raise ValueError(f"unknown table gen:escape-vs-d-table {name}; known: {', '.join(TABLES)}")
     path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "escape_vs_d.json"
+    return TABLES[name](json.loads(path.read_text(encoding="utf-8")))
+
+
+@fragment("positional-table")
+def _positional_table(root, name):
+    from ..experiments.positional_tables import TABLES
+
+    if name not in TABLES:
+        raise ValueError(f"unknown table gen:positional-table {name}; known: {', '.join(TABLES)}")
+    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "positional.json"
     return TABLES[name](json.loads(path.read_text(encoding="utf-8")))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from .page_text import steps_text
 from .claim_text import interval, num, power_of_ten, signed, span
 
 #: the claimed laws of the numbers file as d^p (log d)^b: (p, b)
@@ -15,15 +16,6 @@ LAW_POWERS = {"d": (1, 0), "d log² d": (1, 2), "d^2": (2, 0), "d^3": (3, 0)}
 
 def _level(numbers, fit) -> str:
     return "2/√d" if fit["level"] == "early" else f"{numbers['macro_level']:g}"
-
-
-def _steps(x) -> str:
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    if x < 1e4:
-        return f"{x:.0f}"
-    mantissa, exponent = f"{x:.2e}".split("e")
-    return f"{mantissa}·{power_of_ten(10 ** int(exponent))}"
 
 
 def fits_table(numbers) -> str:
@@ -70,8 +62,8 @@ def escapes_table(numbers) -> str:
              "resamples not crossed (of the bootstrap) |", "|---|---|---|---|---|---|---|"]
     for r in numbers["rows"]:
         ratio = r["macro_steps"] / r["macro_ode"] if r["macro_ode"] else float("nan")
-        lines.append(f"| {r['case'].replace('sie', '')} | {r['d']} | {r['engine']} | {_steps(r['early_steps'])} / "
-                     f"{_steps(r['early_ode'])} | {_steps(r['macro_steps'])} / {_steps(r['macro_ode'])} | "
+        lines.append(f"| {r['case'].replace('sie', '')} | {r['d']} | {r['engine']} | {steps_text(r['early_steps'])} / "
+                     f"{steps_text(r['early_ode'])} | {steps_text(r['macro_steps'])} / {steps_text(r['macro_ode'])} | "
                      f"{num(r['early_steps'] / r['early_ode'])}, {num(ratio)} | "
                      f"{r['early_censored_resamples']}, {r['macro_censored_resamples']} of {numbers['bootstrap']} |")
     return "\n".join(lines)
@@ -84,8 +76,8 @@ def explicit_table(numbers) -> str:
              "|---|---|---|---|---|---|---|"]
     for e in numbers["explicit"]:
         level = "2/√d" if e["level"] == "early" else f"{numbers['macro_level']:g}"
-        lines.append(f"| {e['case'].replace('sie', '')} | {e['d']} | {level} | {_steps(e['reduced'])} | "
-                     f"{_steps(e['explicit'])} | {signed(e['log_ratio'], '.3f')} | {signed(e['z'])} |")
+        lines.append(f"| {e['case'].replace('sie', '')} | {e['d']} | {level} | {steps_text(e['reduced'])} | "
+                     f"{steps_text(e['explicit'])} | {signed(e['log_ratio'], '.3f')} | {signed(e['z'])} |")
     largest = max((abs(e["z"]) for e in numbers["explicit"]), default=float("nan"))
     lines += ["", f"Largest |difference| in SE over the {len(numbers['explicit'])} comparisons: {num(largest)}."]
     return "\n".join(lines)
@@ -98,9 +90,9 @@ def cost_text(numbers) -> str:
         total[r["engine"]] = total.get(r["engine"], 0) + r["steps_done"] * r["replicates"]
     largest = sorted((r for r in numbers["rows"] if r["engine"] == "reduced"),
                      key=lambda r: -r["steps_done"] * r["replicates"])[:2]
-    engines = " and ".join(f"{_steps(steps)} {engine}-engine SGD steps" for engine, steps in sorted(total.items(),
+    engines = " and ".join(f"{steps_text(steps)} {engine}-engine SGD steps" for engine, steps in sorted(total.items(),
                                                                                                 key=lambda kv: -kv[1]))
-    points = " and ".join(f"k = {r['case'].replace('sie', '')} at d = {r['d']} ({_steps(r['steps_done'] * r['replicates'])} "
+    points = " and ".join(f"k = {r['case'].replace('sie', '')} at d = {r['d']} ({steps_text(r['steps_done'] * r['replicates'])} "
                           "steps)" for r in largest)
     return f"{engines} (steps run × replicates); the largest are {points}"
 

@@ -6,7 +6,8 @@ page quotes the committed numbers and nothing typed by hand.
 """
 from __future__ import annotations
 
-from .claim_text import finite, interval, num, power_of_ten
+from .page_text import steps_text
+from .claim_text import interval, num, power_of_ten
 
 #: the two escape thresholds of the numbers file: the macroscopic one and the authors' 2/√d
 THRESHOLDS = ("macro", "authors")
@@ -17,15 +18,9 @@ def _case_label(case: str) -> str:
     return case.replace("sie", "SIE ")
 
 
-def _steps(x) -> str:
-    """An escape time in steps, three significant digits: 1.32·10⁵, 663."""
-    if not finite(x):
-        return "not reached"
-    if x < 1e4:
-        return f"{x:.0f}"
-    mantissa, exponent = f"{x:.2e}".split("e")
-    power = power_of_ten(10 ** int(exponent))
-    return power if mantissa == "1.00" else f"{mantissa}·{power}"
+def _steps_or_not_reached(x) -> str:
+    text = steps_text(x)
+    return "not reached" if text == "n/a" else text
 
 
 def _lr_text(rows) -> str:
@@ -76,8 +71,8 @@ def escapes_table(numbers) -> str:
              "|---|---|---|---|---|---|---|"]
     for r in numbers["rows"]:
         lines.append(f"| {_case_label(r['case'])} | {r['protocol'].replace('_', ' ')} | {r['L']} | {r['lr_tied']:.3g} | "
-                     f"{_steps(r['steps_tied_macro'])} / {_steps(r['ode_tied_macro'])} | "
-                     f"{_steps(r['steps_untied_macro'])} / {_steps(r['ode_untied_macro'])} | "
+                     f"{_steps_or_not_reached(r['steps_tied_macro'])} / {_steps_or_not_reached(r['ode_tied_macro'])} | "
+                     f"{_steps_or_not_reached(r['steps_untied_macro'])} / {_steps_or_not_reached(r['ode_untied_macro'])} | "
                      f"{num(r['gain_macro'])} / {num(r['gain_ode_macro'])} |")
     return "\n".join(lines)
 
@@ -88,9 +83,9 @@ def attention_table(numbers) -> str:
     lines = ["| L | d | η | attention: SGD / ODE (steps) | untied: SGD / ODE (steps) | T_untied/T_attention: SGD / ODE |",
              "|---|---|---|---|---|---|"]
     for r in numbers.get("attention", []):
-        lines.append(f"| {r['L']} | {r['d']} | {r['lr']:.3g} | {_steps(r['steps_attention_macro'])} / "
-                     f"{_steps(r['ode_attention_macro'])} | {_steps(r['steps_untied_macro'])} / "
-                     f"{_steps(r['ode_untied_macro'])} | {num(r['ratio_macro'])} / {num(r['ratio_ode_macro'])} |")
+        lines.append(f"| {r['L']} | {r['d']} | {r['lr']:.3g} | {_steps_or_not_reached(r['steps_attention_macro'])} / "
+                     f"{_steps_or_not_reached(r['ode_attention_macro'])} | {_steps_or_not_reached(r['steps_untied_macro'])} / "
+                     f"{_steps_or_not_reached(r['ode_untied_macro'])} | {num(r['ratio_macro'])} / {num(r['ratio_ode_macro'])} |")
     return "\n".join(lines)
 
 
@@ -100,7 +95,7 @@ def null_table(numbers) -> str:
     lines = ["| target | L | d | η | steps | tied: SGD (± sd) / ODE | untied: SGD (± sd) / ODE | d^(−1/2) |",
              "|---|---|---|---|---|---|---|---|"]
     for r in numbers.get("null", []):
-        lines.append(f"| `{r['target']}` | {r['L']} | {power_of_ten(r['d'])} | {r['lr']:.3g} | {_steps(r['steps'])} | "
+        lines.append(f"| `{r['target']}` | {r['L']} | {power_of_ten(r['d'])} | {r['lr']:.3g} | {_steps_or_not_reached(r['steps'])} | "
                      f"{num(r['final_overlap_tied'], '.3f')} (± {num(r['final_overlap_tied_sd'], '.3f')}) / "
                      f"{num(r['final_ode_tied'], '.3f')} | {num(r['final_overlap_untied'], '.3f')} "
                      f"(± {num(r['final_overlap_untied_sd'], '.3f')}) / {num(r['final_ode_untied'], '.3f')} | "
