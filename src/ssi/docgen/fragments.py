@@ -13,7 +13,8 @@
 * ``two-phases-table``: the escape times of docs/results/two_phases.md;
 * ``tied-untied-table NAME``: the tables (fits, escapes, attention, null) of docs/results/tied_untied.md;
 * ``escape-vs-d-table NAME``: the tables and cost (fits, decades, escapes, explicit, cost) of docs/results/escape_vs_d.md;
-* ``positional-table NAME``: the tables (landscape, fits, escapes, speedup) of docs/results/positional.md.
+* ``positional-table NAME``: the tables (landscape, fits, escapes, speedup) of docs/results/positional.md;
+* ``semantic-positional-table NAME``: the tables and sentences of docs/results/semantic_positional.md.
 """
 from __future__ import annotations
 
@@ -177,4 +178,14 @@ def _positional_table(root, name):
     if name not in TABLES:
         raise ValueError(f"unknown table gen:positional-table {name}; known: {', '.join(TABLES)}")
     path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "positional.json"
+    return TABLES[name](json.loads(path.read_text(encoding="utf-8")))
+
+
+@fragment("semantic-positional-table")
+def _semantic_positional_table(root, name):
+    from ..experiments.semantic_positional_tables import TABLES
+
+    if name not in TABLES:
+        raise ValueError(f"unknown table gen:semantic-positional-table {name}; known: {', '.join(TABLES)}")
+    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "semantic_positional.json"
     return TABLES[name](json.loads(path.read_text(encoding="utf-8")))
