@@ -18,6 +18,7 @@
 """
 from __future__ import annotations
 
+import importlib
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -151,41 +152,27 @@ def _two_phases_table(root):
     return two_phases.escape_table(json.loads(path.read_text(encoding="utf-8")))
 
 
-@fragment("tied-untied-table")
-def _tied_untied_table(root, name):
-    from ..experiments.tied_untied_tables import TABLES
 
-    if name not in TABLES:
-        raise ValueError(f"unknown table gen:tied-untied-table {name}; known: {', '.join(TABLES)}")
-    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "tied_untied.json"
-    return TABLES[name](json.loads(path.read_text(encoding="utf-8")))
-
-
-@fragment("escape-vs-d-table")
-def _escape_vs_d_table(root, name):
-    from ..experiments.escape_vs_d_tables import TABLES
-
-    if name not in TABLES:
-        raise ValueError(f"unknown table gen:escape-vs-d-table {name}; known: {', '.join(TABLES)}")
-    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "escape_vs_d.json"
-    return TABLES[name](json.loads(path.read_text(encoding="utf-8")))
+#: the generated tables of the result pages: span name -> (module of ssi.experiments with a TABLES
+#: dict of functions of the numbers file, the numbers file of the paper config they read)
+PAGE_TABLES = {
+    "tied-untied-table": ("tied_untied_tables", "tied_untied"),
+    "escape-vs-d-table": ("escape_vs_d_tables", "escape_vs_d"),
+    "positional-table": ("positional_tables", "positional"),
+    "semantic-positional-table": ("semantic_positional_tables", "semantic_positional"),
+}
 
 
-@fragment("positional-table")
-def _positional_table(root, name):
-    from ..experiments.positional_tables import TABLES
+def _register_page_table(span: str, module: str, result: str) -> None:
+    def page_table(root, name):
+        tables = importlib.import_module(f"ssi.experiments.{module}").TABLES
+        if name not in tables:
+            raise ValueError(f"unknown table gen:{span} {name}; known: {', '.join(tables)}")
+        path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / f"{result}.json"
+        return tables[name](json.loads(path.read_text(encoding="utf-8")))
 
-    if name not in TABLES:
-        raise ValueError(f"unknown table gen:positional-table {name}; known: {', '.join(TABLES)}")
-    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "positional.json"
-    return TABLES[name](json.loads(path.read_text(encoding="utf-8")))
+    FRAGMENTS[span] = page_table
 
 
-@fragment("semantic-positional-table")
-def _semantic_positional_table(root, name):
-    from ..experiments.semantic_positional_tables import TABLES
-
-    if name not in TABLES:
-        raise ValueError(f"unknown table gen:semantic-positional-table {name}; known: {', '.join(TABLES)}")
-    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "semantic_positional.json"
-    return TABLES[name](json.loads(path.read_text(encoding="utf-8")))
+for _span, (_module, _result) in PAGE_TABLES.items():
+    _register_page_table(_span, _module, _result)
