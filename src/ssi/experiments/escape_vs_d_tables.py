@@ -14,8 +14,9 @@ from .claim_text import interval, num, power_of_ten, signed, span
 LAW_POWERS = {"d": (1, 0), "d log² d": (1, 2), "d^2": (2, 0), "d^3": (3, 0)}
 
 
-def _level(numbers, fit) -> str:
-    return "2/√d" if fit["level"] == "early" else f"{numbers['macro_level']:g}"
+def _level(numbers, level: str) -> str:
+    """The escape level of a fit or comparison ("early" or "macro") as the page writes it."""
+    return "2/√d" if level == "early" else f"{numbers['macro_level']:g}"
 
 
 def fits_table(numbers) -> str:
@@ -25,7 +26,7 @@ def fits_table(numbers) -> str:
     lines = ["| SIE | SGD d | level | SGD exponent [95 %] | ODE, same d | ODE d | ODE, its d | predicted | "
              "claimed law (local slope) |", "|---|---|---|---|---|---|---|---|---|"]
     for f in numbers["fits"]:
-        lines.append(f"| {f['sie']} | {span(f['dims'])} | {_level(numbers, f)} | "
+        lines.append(f"| {f['sie']} | {span(f['dims'])} | {_level(numbers, f['level'])} | "
                      f"{interval(f['exponent_sgd'], f['exponent_sgd_low'], f['exponent_sgd_high'])} | "
                      f"{num(f['exponent_ode_same_range'])} | {span(f['ode_dims'])} | {num(f['exponent_ode_all'])} | "
                      f"{num(f['exponent_predicted_same_range'])} | {f['claimed_law']} "
@@ -75,8 +76,7 @@ def explicit_table(numbers) -> str:
     lines = ["| SIE | d | level | reduced (steps) | explicit (steps) | log T_explicit − log T_reduced | in SE |",
              "|---|---|---|---|---|---|---|"]
     for e in numbers["explicit"]:
-        level = "2/√d" if e["level"] == "early" else f"{numbers['macro_level']:g}"
-        lines.append(f"| {e['case'].replace('sie', '')} | {e['d']} | {level} | {steps_text(e['reduced'])} | "
+        lines.append(f"| {e['case'].replace('sie', '')} | {e['d']} | {_level(numbers, e['level'])} | {steps_text(e['reduced'])} | "
                      f"{steps_text(e['explicit'])} | {signed(e['log_ratio'], '.3f')} | {signed(e['z'])} |")
     largest = max((abs(e["z"]) for e in numbers["explicit"]), default=float("nan"))
     lines += ["", f"Largest |difference| in SE over the {len(numbers['explicit'])} comparisons: {num(largest)}."]
