@@ -182,3 +182,33 @@ def test_bad_input():
     cfg = {"results_dir": "r", "authors_phase": {"diagrams": {"x": {"resolution": 10, "points": 5, "fast": "yes"}}}}
     with pytest.raises(ValueError, match="diagrams.x"):
         ap.stems(cfg)
+
+
+def test_page_tables_quote_the_committed_numbers():
+    """docs/results/authors-phase.md's quadrature table has one row per decisive quantity and cell,
+    each the basis values of the numbers file combined with the loss's coefficients (checked here
+    against the direct sum for one entry), and its counts are those of the numbers file."""
+    import json
+    from pathlib import Path
+
+    from ssi.experiments import authors_phase_tables as tables
+
+    numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/authors_phase.json").read_text())
+    rows = tables.quadrature_table(numbers).splitlines()[2:]
+    assert len(rows) == len(tables.QUADRATURE_CELLS) * (1 + len(tables.QUANTITIES))
+    ref = numbers["reference"]["pos_slope"]
+    a, omega = tables.QUADRATURE_CELLS[0]
+    x = 1.0 / (1.0 + math.exp(-2.0 * a * a))
+    coefficients = {"N": 0.5, "C": -(1 - omega), "M11": -omega * x, "M12": -omega * (1 - x),
+                    "M21": -omega * (1 - x), "M22": -omega * x}
+    direct = sum(c * ref["direct"][b] for b, c in coefficients.items())
+    assert tables.quantity(numbers["reference"], "pos_slope", a, omega)["direct"] == pytest.approx(direct, rel=1e-12)
+    assert format(direct, "+.5f").replace("-", "−") in rows[1]
+    for name, d in numbers["diagrams"].items():
+        wrong = d["why_theirs_wrong"]["multiple"]
+        assert (f"{wrong['right_with_our_landscape (quadrature)']} of their {wrong['their_bit_wrong']} wrong multiple "
+                f"bits in the {name} block") in tables.quadrature_share_text(numbers)
+        dis = d["disagreement"]["their_rule_our_landscape_vs_ours"]
+        assert f"{name} {dis['cells']} cells" in tables.rule_text(numbers)
+    for name in tables.TABLES:
+        assert "n/a" not in tables.TABLES[name](numbers), name

@@ -14,7 +14,8 @@
 * ``tied-untied-table NAME``: the tables (fits, escapes, attention, null) of docs/results/tied_untied.md;
 * ``escape-vs-d-table NAME``: the tables and cost (fits, decades, escapes, explicit, cost) of docs/results/escape_vs_d.md;
 * ``positional-table NAME``: the tables (landscape, fits, escapes, speedup) of docs/results/positional.md;
-* ``semantic-positional-table NAME``: the tables and sentences of docs/results/semantic_positional.md.
+* ``semantic-positional-table NAME``: the tables and sentences of docs/results/semantic_positional.md;
+* ``authors-phase-table NAME``: the quadrature table and the counts of the prose of docs/results/authors-phase.md.
 """
 from __future__ import annotations
 
@@ -160,6 +161,7 @@ PAGE_TABLES = {
     "escape-vs-d-table": ("escape_vs_d_tables", "escape_vs_d"),
     "positional-table": ("positional_tables", "positional"),
     "semantic-positional-table": ("semantic_positional_tables", "semantic_positional"),
+    "authors-phase-table": ("authors_phase_tables", "authors_phase"),
 }
 
 
