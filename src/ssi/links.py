@@ -42,7 +42,8 @@ from .codes import A_RELU, A_IDENTITY, A_SQUARE, A_HE2, A_TANH, A_SIGMOID, A_CUS
 from .codes import LOSS_HALF_SQUARE, LOSS_MSE, LOSS_FROBENIUS  # noqa: F401
 from .codes import M_SOFTMAX, M_COTANGENT, M_TARGET, M_PATTERN  # noqa: F401
 from .codes import SQRT2, SQRT3  # noqa: F401
-from .softmax import attention2_grad, attention2_mixture_residual, logistic, softmax_rows, softmax_vjp
+from .softmax import (attention2_grad, attention2_mixture_residual, logistic, softmax_rows, softmax_vjp,
+                      softmax_vjp_diagonal)
 from .target_links import hermite_he, mixture_value, target_scalar, target_scalar_vjp  # noqa: F401 (hermite_he)
 
 _jit = njit(cache=True, inline="always")
@@ -223,14 +224,13 @@ def scalar_loss_and_grad(tcode, tparams, scode, sparams, y, q, a, mats):
         return attention2_scalar_loss_and_grad(sparams, y, q, a)
     r = student_scalar(scode, sparams, tcode, tparams, q, mats) - y
     if scode == S_ATTENTION:
-        trace = int(sparams[0]) == R_TRACE
-        for i in range(L):
-            for j in range(L):
-                if trace:
-                    mats[M_COTANGENT, i, j] = r / math.sqrt(L) if i == j else 0.0
-                else:
+        if int(sparams[0]) == R_TRACE:          # cotangent (r/√L)·I
+            softmax_vjp_diagonal(q, mats, r / math.sqrt(L), a)
+        else:
+            for i in range(L):
+                for j in range(L):
                     mats[M_COTANGENT, i, j] = r * sparams[1 + i] * sparams[1 + L + j]
-        softmax_vjp(q, mats, a, 1.0)
+            softmax_vjp(q, mats, a, 1.0)
     elif scode == S_FEEDFORWARD:
         h = 0.0
         for l in range(L):
@@ -243,20 +243,24 @@ def scalar_loss_and_grad(tcode, tparams, scode, sparams, y, q, a, mats):
     return 0.5 * r * r
 
 
+@_jit
+def loss_factor(lcode, half_square, n_out):
+    """``(factor, loss)`` of loss ``lcode`` (not the half square) from ½‖R‖²: its a = ∂ℓ/∂q is the
+    half-square loss's a times ``factor`` (the cotangent is linear in R, module docstring)."""
+    if lcode == LOSS_MSE:
+        c = 2.0 / n_out
+        return c, c * half_square
+    norm = math.sqrt(2.0 * half_square)                      # LOSS_FROBENIUS: ‖R‖
+    return (1.0 / norm if norm > 0.0 else 0.0), norm
+
+
 @njit(cache=True)   # not inlined: keeps the rarely taken branch out of the simulators' hot loop
 def other_loss(lcode, half_square, a, n_out):
     """Loss ``lcode`` and its a = ∂ℓ/∂q from ½‖R‖² and the a of the half-square loss (rescaled in place)."""
-    L = a.shape[0]
-    if lcode == LOSS_MSE:
-        c = 2.0 / n_out
-        for l in range(L):
-            a[l] *= c
-        return c * half_square
-    norm = math.sqrt(2.0 * half_square)                      # LOSS_FROBENIUS: ‖R‖
-    inverse = 1.0 / norm if norm > 0.0 else 0.0
-    for l in range(L):
-        a[l] *= inverse
-    return norm
+    factor, loss = loss_factor(lcode, half_square, n_out)
+    for l in range(a.shape[0]):
+        a[l] *= factor
+    return loss
 
 
 # Not inlined into its callers (everything below it is): numba's IR inlining copies the whole

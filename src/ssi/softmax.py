@@ -67,10 +67,36 @@ def softmax_vjp(q, mats, grad, scale):
         inner = 0.0
         for k in range(L):
             inner += mats[M_COTANGENT, i, k] * mats[M_SOFTMAX, i, k]
+        # grad[i] in a local: the same additions in the same order as
+        # "grad[i] += h q_j; grad[j] += h q_i" for each j, without a store and reload per step
+        own = grad[i]
         for j in range(L):
             h = scale * mats[M_SOFTMAX, i, j] * (mats[M_COTANGENT, i, j] - inner)
-            grad[i] += h * q[j]
-            grad[j] += h * q[i]
+            own += h * q[j]
+            if j == i:
+                own += h * q[i]
+            else:
+                grad[j] += h * q[i]
+        grad[i] = own
+
+
+@_jit
+def softmax_vjp_diagonal(q, mats, g, grad):
+    """:func:`softmax_vjp` with scale 1 and the diagonal cotangent G = g·I (the trace reduction),
+    G not stored: Σ_k G_ik A_ik = g A_ii. The same operations on the same values, so the same bits
+    (the terms 0·A_ik that :func:`softmax_vjp` adds are exact zeros)."""
+    L = q.shape[0]
+    for i in range(L):
+        inner = g * mats[M_SOFTMAX, i, i]
+        own = grad[i]                           # as in softmax_vjp
+        for j in range(L):
+            h = mats[M_SOFTMAX, i, j] * ((g if i == j else 0.0) - inner)
+            own += h * q[j]
+            if j == i:
+                own += h * q[i]
+            else:
+                grad[j] += h * q[i]
+        grad[i] = own
 
 
 @_jit

@@ -86,8 +86,8 @@ def advance_tied(stream, state, n_steps, d, lr, pe, tcode, tparams, scode, spara
     """
     L = pe.shape[0]
     k = pe.shape[1]
-    if covers(L, k, tcode, scode == S_ATTENTION, lcode == LOSS_HALF_SQUARE):
-        advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, threshold, crossing, step0)
+    if covers(L, k, tcode, scode == S_ATTENTION):
+        advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lcode, threshold, crossing, step0)
         return
     r = k + 1
     mu = state[:r]
@@ -152,8 +152,8 @@ def advance_untied(stream, state, n_steps, d, lr, tcode, tparams, scode, sparams
     ``state`` = (μ_1..μ_L, ρ_1..ρ_L) with m_l = μ_l and Q_l = μ_l² + ρ_l².
     ``crossing[0]`` receives the first step at which |mean_l m_l| ≥ threshold.
     """
-    if covers_untied(tcode, scode == S_FEEDFORWARD, lcode == LOSS_HALF_SQUARE, int(sparams[0])):
-        advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, threshold, crossing, step0)
+    if covers_untied(tcode, scode == S_FEEDFORWARD, int(sparams[0])):
+        advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, lcode, threshold, crossing, step0)
         return
     L = state.shape[0] // 2
     mu = state[:L]
@@ -200,12 +200,11 @@ def pair_kernel(problem, kernels):
     if kernels[0] is not REGISTRY_KERNELS[0] or kernels[1] is not REGISTRY_KERNELS[1]:
         return None
     tcode, _, scode, sparams = problem.codes
-    half_square = problem.loss_code == LOSS_HALF_SQUARE
     if problem.tied:
-        if covers.py_func(problem.L, problem.subspace_dim - 1, tcode, scode == S_ATTENTION, half_square):
+        if covers.py_func(problem.L, problem.subspace_dim - 1, tcode, scode == S_ATTENTION):
             return advance_tied2_pair
         return None
-    if covers_untied.py_func(tcode, scode == S_FEEDFORWARD, half_square, int(sparams[0])):
+    if covers_untied.py_func(tcode, scode == S_FEEDFORWARD, int(sparams[0])):
         return advance_untied_ff_pair
     return None
 
@@ -344,7 +343,7 @@ class ReducedEngine:
                 for start in range(0, n_steps, CHUNK_STEPS):
                     n = min(CHUNK_STEPS, n_steps - start)
                     pair(self.streams, self.states, self.crossing, i, j, n, d, self.lr, *pe, tcode, tparams, sparams,
-                         self.threshold, step0 + start)
+                         lcode, self.threshold, step0 + start)
             indices = indices[len(indices) - len(indices) % 2:]
         for i in indices:
             for start in range(0, n_steps, CHUNK_STEPS):

@@ -1,8 +1,9 @@
 """The reduced step of a tied attention student at L = 2, in registers (the paper's main cases).
 
 :func:`ssi.sgd.reduced.advance_tied` hands this kernel the problems it covers: two tokens, at most
-one PE direction (subspace dimension r ≤ 2), the attention student with the half-square loss and a
-registry target (scalar with the trace or projection reduction, or the matrix-valued mixture).
+one PE direction (subspace dimension r ≤ 2), the attention student with any of the losses (the
+half-square loss's gradient, rescaled for the authors' "mse" and "frobenius" as ``links.other_loss``
+does) and a registry target (scalar with the trace or projection reduction, or the matrix-valued mixture).
 The state (μ_0, μ_1, ρ) and the loss and gradient live in scalar variables instead of small arrays,
 the problem's constants (the target's and the reduction's parameters, the mixture's positional
 pattern) are read once per call, and the crossing step is kept in a local. The operations are the
@@ -17,6 +18,7 @@ import math
 from numba import njit
 
 from ..codes import (
+    LOSS_HALF_SQUARE,
     R_TRACE,
     SQRT2,
     T_COMPLETE_STAIRCASE,
@@ -30,6 +32,7 @@ from ..codes import (
     T_PRODUCT,
     T_STAIRCASE_N,
 )
+from ..links import loss_factor
 from ..random_streams import any_gamma, gamma_constants, load, normal, store
 from ..softmax import attention2_grad, attention2_mixture_residual
 from ..target_links import hermite_he
@@ -40,17 +43,18 @@ TARGETS = (T_LINEAR, T_HE_SUM, T_PRODUCT, T_DIFF, T_HE2_DIFF, T_MIXTURE, T_HE4_P
 
 
 @njit(inline="always")
-def covers(L, k, tcode, scode_is_attention, half_square):
-    """Whether :func:`advance_tied2` takes a problem (L tokens, k PE directions, target ``tcode``)."""
+def covers(L, k, tcode, scode_is_attention):
+    """Whether :func:`advance_tied2` takes a problem (L tokens, k PE directions, target ``tcode``;
+    any of the loss codes)."""
     known = False
     for code in TARGETS:
         known = known or tcode == code
-    return L == 2 and k <= 1 and scode_is_attention and half_square and known
+    return L == 2 and k <= 1 and scode_is_attention and known
 
 
 @njit(inline="always")
 def _scalar_loss(y, q0, q1, trace, u0, u1, v0, v1):
-    """``links.attention2_scalar_loss_and_grad`` on scalars: (a_0, a_1)."""
+    """``links.attention2_scalar_loss_and_grad`` on scalars: (a_0, a_1, ½ r²)."""
     s0 = _logistic(q0 * (q0 - q1))
     s1 = _logistic(q1 * (q1 - q0))
     if trace:
@@ -64,14 +68,21 @@ def _scalar_loss(y, q0, q1, trace, u0, u1, v0, v1):
     r = prediction - y
     d0 = r * c0 * s0 * (1.0 - s0)
     d1 = r * c1 * s1 * (1.0 - s1)
-    return d0 * (2.0 * q0 - q1) - d1 * q1, d1 * (2.0 * q1 - q0) - d0 * q0
+    return d0 * (2.0 * q0 - q1) - d1 * q1, d1 * (2.0 * q1 - q0) - d0 * q0, 0.5 * r * r
 
 
 @njit(inline="always")
 def _mixture_loss(z0, z1, q0, q1, keep, omega, p_diag, p_off):
-    """``links.attention2_mixture_loss_and_grad`` on scalars, its constant pattern given: (a_0, a_1)."""
+    """``links.attention2_mixture_loss_and_grad`` on scalars, its constant pattern given:
+    (a_0, a_1, ½‖G‖²)."""
     g00, g01, g10, g11, A00, A01, A10, A11 = attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off)
-    return attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1)
+    loss = 0.0
+    loss += 0.5 * g00 * g00
+    loss += 0.5 * g01 * g01
+    loss += 0.5 * g10 * g10
+    loss += 0.5 * g11 * g11
+    a0, a1 = attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1)
+    return a0, a1, loss
 
 
 @njit(inline="always")
@@ -83,7 +94,7 @@ def _logistic(x):
 
 
 @njit(inline="always")
-def _constants(d, lr, pe, tcode, tparams, sparams):
+def _constants(d, lr, pe, tcode, tparams, sparams, lcode):
     """The per-call constants of :func:`_step` (a tuple)."""
     has_pe = pe.shape[1] == 1
     r = 2 if has_pe else 1
@@ -99,7 +110,7 @@ def _constants(d, lr, pe, tcode, tparams, sparams):
     p_off = 1.0 / (1.0 + math.exp(2.0 * a2))
     trace = int(sparams[0]) == R_TRACE
     return (has_pe, pe0, pe1, lr / d, rest_shape, gamma_b, gamma_c, mixture, t0, t1, 1.0 - t0, t0,
-            p_diag, p_off, trace, sparams[1], sparams[2], sparams[3], sparams[4])
+            p_diag, p_off, trace, sparams[1], sparams[2], sparams[3], sparams[4], lcode)
 
 
 @njit(inline="always")
@@ -172,11 +183,17 @@ def target2(tcode, t0, t1, z0, z1):
 
 @njit(inline="always")
 def _gradient(c, tcode, z0, z1, q0, q1):
-    """(a_0, a_1) = ∂ℓ/∂q."""
-    mixture, t0, t1, keep, omega, p_diag, p_off, trace, u0, u1, v0, v1 = c[7:]
+    """(a_0, a_1) = ∂ℓ/∂q: of the half-square loss, rescaled for the other losses as
+    ``links.other_loss`` does (n_out = 4 matrix entries for the mixture, 1 otherwise)."""
+    mixture, t0, t1, keep, omega, p_diag, p_off, trace, u0, u1, v0, v1, lcode = c[7:]
     if mixture:
-        return _mixture_loss(z0, z1, q0, q1, keep, omega, p_diag, p_off)
-    return _scalar_loss(target2(tcode, t0, t1, z0, z1), q0, q1, trace, u0, u1, v0, v1)
+        a0, a1, half_square = _mixture_loss(z0, z1, q0, q1, keep, omega, p_diag, p_off)
+    else:
+        a0, a1, half_square = _scalar_loss(target2(tcode, t0, t1, z0, z1), q0, q1, trace, u0, u1, v0, v1)
+    if lcode == LOSS_HALF_SQUARE:
+        return a0, a1
+    factor = loss_factor(lcode, half_square, 4 if mixture else 1)[0]
+    return a0 * factor, a1 * factor
 
 
 @njit(inline="always")
@@ -256,10 +273,10 @@ def _store_state(state, has_pe, mu0, mu1, rho):
 
 
 @njit(nogil=True, cache=True, error_model="numpy")
-def advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, threshold, crossing, step0):
+def advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lcode, threshold, crossing, step0):
     """:func:`ssi.sgd.reduced.advance_tied` for the problems :func:`covers` takes (same arguments
-    but the student and loss codes; the same numbers)."""
-    c = _constants(d, lr, pe, tcode, tparams, sparams)
+    but the student code; the same numbers)."""
+    c = _constants(d, lr, pe, tcode, tparams, sparams, lcode)
     has_pe = c[0]
     mu0, mu1, rho = _load_state(state, has_pe)
     cross = crossing[0]
@@ -274,12 +291,12 @@ def advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, th
 
 
 @njit(nogil=True, cache=True, error_model="numpy")
-def advance_tied2_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, tcode, tparams, sparams, threshold,
-                       step0):
+def advance_tied2_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
+                       threshold, step0):
     """:func:`advance_tied2` for the replicates ``i`` and ``j`` (rows of ``streams``, ``states``,
     ``crossings``) at once: their steps are independent, so the processor overlaps them. Each
     replicate's numbers are those of :func:`advance_tied2` (the same operations on its own stream)."""
-    c = _constants(d, lr, pe, tcode, tparams, sparams)
+    c = _constants(d, lr, pe, tcode, tparams, sparams, lcode)
     has_pe, pe0, pe1 = c[:3]
     mu0, mu1, rho = _load_state(states[i], has_pe)
     nu0, nu1, sigma = _load_state(states[j], has_pe)

@@ -1,10 +1,10 @@
 """The reduced step of an untied feed-forward student, with the loss and gradient written out.
 
 :func:`ssi.sgd.reduced.advance_untied` hands this kernel the problems it covers: the feed-forward
-student of a registry activation with the half-square loss and a registry scalar target. The
-per-token gradient a_l = r σ'(h/√L)/√L is the same for every token, so it is one scalar; the
-target He_k sum is accumulated while the tokens are drawn; the student's activation is read once
-per call. The operations are the generic kernel's and :mod:`ssi.links`' (``student_scalar``,
+student of a registry activation with any of the losses (rescaled as ``links.other_loss`` does) and
+a registry scalar target. The per-token gradient a_l = r σ'(h/√L)/√L is the same for every token,
+so it is one scalar; the target He_k sum is accumulated while the tokens are drawn; the student's
+activation is read once per call. The operations are the generic kernel's and :mod:`ssi.links`' (``student_scalar``,
 ``scalar_loss_and_grad``, ``target_scalar``) in the same order on the same draws of the same
 stream, so the numbers are the same bit for bit (tests/unit/sgd/test_simulators.py).
 """
@@ -15,16 +15,16 @@ import math
 import numpy as np
 from numba import njit
 
-from ..codes import A_CUSTOM, T_CUSTOM, T_HE_SUM, T_MIXTURE
-from ..links import activation, activation_derivative
+from ..codes import A_CUSTOM, LOSS_HALF_SQUARE, T_CUSTOM, T_HE_SUM, T_MIXTURE
+from ..links import activation, activation_derivative, loss_factor
 from ..random_streams import any_gamma, gamma_constants, load, normal, store
 from ..target_links import hermite_he, target_scalar
 
 
 @njit(inline="always")
-def covers(tcode, scode_is_feedforward, half_square, acode):
-    """Whether :func:`advance_untied_ff` takes a problem (activation code ``acode``)."""
-    return scode_is_feedforward and half_square and tcode != T_MIXTURE and tcode != T_CUSTOM and acode != A_CUSTOM
+def covers(tcode, scode_is_feedforward, acode):
+    """Whether :func:`advance_untied_ff` takes a problem (activation code ``acode``; any of the loss codes)."""
+    return scode_is_feedforward and tcode != T_MIXTURE and tcode != T_CUSTOM and acode != A_CUSTOM
 
 
 @njit(inline="always")
@@ -36,6 +36,17 @@ def _constants(d, lr, tcode, tparams, sparams):
     he_sum = tcode == T_HE_SUM
     scale = tparams[1] if he_sum else 0.0
     return lr / d, rest_shape, gamma_b, gamma_c, he_sum, int(tparams[0]), scale, int(sparams[0])
+
+
+@njit(inline="always")
+def _gradient(code, h, root, y, lcode):
+    """a_l = ∂ℓ/∂q_l, the same for every token: the half-square loss's, rescaled for the other
+    losses as ``links.other_loss`` does (one output entry)."""
+    r = activation(code, h / root) - y
+    a = r * activation_derivative(code, h / root) / root
+    if lcode == LOSS_HALF_SQUARE:
+        return a
+    return a * loss_factor(lcode, 0.5 * r * r, 1)[0]
 
 
 @njit(inline="always")
@@ -53,9 +64,9 @@ def renormalised_sum(mu, rho, norm):
 
 
 @njit(nogil=True, cache=True, error_model="numpy")
-def advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, threshold, crossing, step0):
+def advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, lcode, threshold, crossing, step0):
     """:func:`ssi.sgd.reduced.advance_untied` for the problems :func:`covers` takes (same arguments
-    but the student and loss codes; the same numbers)."""
+    but the student code; the same numbers)."""
     L = state.shape[0] // 2
     mu = state[:L].copy()
     rho = state[L:].copy()
@@ -77,8 +88,7 @@ def advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, th
             if he_sum:
                 y += hermite_he(k, z)
         y = scale * y if he_sum else target_scalar(tcode, tparams, n_star)
-        r = activation(code, h / root) - y
-        a = r * activation_derivative(code, h / root) / root
+        a = _gradient(code, h, root, y, lcode)
         ca = step * a
         twice = 2.0 * step * step * a * a
         norm = 0.0
@@ -103,8 +113,8 @@ def advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, th
 
 
 @njit(nogil=True, cache=True, error_model="numpy")
-def advance_untied_ff_pair(streams, states, crossings, i, j, n_steps, d, lr, tcode, tparams, sparams, threshold,
-                           step0):
+def advance_untied_ff_pair(streams, states, crossings, i, j, n_steps, d, lr, tcode, tparams, sparams, lcode,
+                           threshold, step0):
     """:func:`advance_untied_ff` for the replicates ``i`` and ``j`` (rows of ``streams``, ``states``,
     ``crossings``) at once, phase by phase: their steps are independent, so the processor overlaps
     them. Each replicate's numbers are those of :func:`advance_untied_ff`."""
@@ -144,10 +154,8 @@ def advance_untied_ff_pair(streams, states, crossings, i, j, n_steps, d, lr, tco
                 x += hermite_he(k, w)
         y = scale * y if he_sum else target_scalar(tcode, tparams, n_star)
         x = scale * x if he_sum else target_scalar(tcode, tparams, m_star)
-        r = activation(code, h / root) - y
-        e = activation(code, f / root) - x
-        a = r * activation_derivative(code, h / root) / root
-        b = e * activation_derivative(code, f / root) / root
+        a = _gradient(code, h, root, y, lcode)
+        b = _gradient(code, f, root, x, lcode)
         ca = step * a
         cb = step * b
         twice_a = 2.0 * step * step * a * a
