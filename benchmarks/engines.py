@@ -81,6 +81,13 @@ PROBLEMS = {
                      omega=0.9, a=1.0), lr=0.05),
     "L=10 untied FF (relu)": dict(
         problem=dict(L=10, target="he2_sum", student="untied", activation="relu"), lr=0.005),
+    # the authors' conventions (config/authors.yaml): C5's mixture runs with the unsquared
+    # Frobenius loss (specialised kernel), C4's attention at L ≥ 3 (generic kernel)
+    "C5 mixture, L=2, frobenius loss": dict(
+        problem=dict(L=2, target="mixture", student="attention", reduction="identity", pe="opposite",
+                     omega=0.95, a=0.76, loss="frobenius"), lr=0.001),
+    "L=6 attention, trace, mse loss": dict(
+        problem=dict(L=6, target="he2_sum", student="attention", reduction="trace", loss="mse"), lr=5e-4),
 }
 
 
@@ -160,9 +167,13 @@ def ingredients(problem: Problem) -> dict:
     L = problem.L
     if problem.tied:
         r = problem.subspace_dim
-        exps = {"trace": 2, "projection": 2}.get(problem.reduction, 4) if problem.student == "attention" else 0
-        if problem.target == "mixture":
-            exps = 4                     # 2 rows × (student, target); the constant pattern once per call
+        mixture = problem.target == "mixture"
+        exps = 0
+        if problem.student == "attention" and L == 2:
+            # one per row for the student, and for the mixture's target; the constant pattern once per call
+            exps = 4 if mixture else {"trace": 2, "projection": 2}.get(problem.reduction, 4)
+        elif problem.student == "attention":
+            exps = L * L * (2 if mixture else 1)         # the softmax rows (generic kernel)
         return {"normals": L * (r + 1), "gammas": 1, "exps": exps}
     return {"normals": 2 * L, "gammas": L, "exps": 0}
 
