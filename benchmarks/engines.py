@@ -81,6 +81,9 @@ PROBLEMS = {
                      omega=0.9, a=1.0), lr=0.05),
     "L=10 untied FF (relu)": dict(
         problem=dict(L=10, target="he2_sum", student="untied", activation="relu"), lr=0.005),
+    # C1 and C6: the tied ReLU network without PE (specialised kernel)
+    "L=2 tied FF (relu)": dict(
+        problem=dict(L=2, target="he2_sum", student="tied", activation="relu"), lr=0.3),
     # the authors' conventions (config/authors.yaml): C5's mixture runs with the unsquared
     # Frobenius loss (specialised kernel), C4's attention at L ≥ 3 (generic kernel)
     "C5 mixture, L=2, frobenius loss": dict(

@@ -15,11 +15,11 @@ Untied students: one block per token (basis w*/√d, orthogonal norm ρ_l,
 remainder a_l² χ²_{d−2}/d), renormalised jointly to Σ_l (μ_l² + ρ_l²) = L.
 
 The kernels below are generic in the problem (codes read at run time). The tied L = 2 attention
-problems and the untied feed-forward ones go to kernels written out for them
-(:mod:`ssi.sgd.tied2`, :mod:`ssi.sgd.untied_ff`: state and gradient in scalars, the problem's
-constants read once per call), and the engine advances their replicates two at a time (the two
-steps are independent, so the processor overlaps them); each replicate's numbers are the generic
-kernels' bit for bit, whatever the pairing.
+problems, the tied feed-forward ones without PE and the untied feed-forward ones go to kernels
+written out for them (:mod:`ssi.sgd.tied2`, :mod:`ssi.sgd.tied_ff`, :mod:`ssi.sgd.untied_ff`: state
+and gradient in scalars, the problem's constants read once per call), and the engine advances their
+replicates two at a time (the two steps are independent, so the processor overlaps them); each
+replicate's numbers are the generic kernels' bit for bit, whatever the pairing.
 """
 from __future__ import annotations
 
@@ -47,9 +47,11 @@ from ..random_streams import (
 )
 from ..target_links import target_scalar
 from .common import initial_signs, pe_coordinates
+from .feedforward import covers as covers_untied
 from .tied2 import advance_tied2, advance_tied2_pair, covers
+from .tied_ff import advance_tied_ff, advance_tied_ff_pair
+from .tied_ff import covers as covers_tied_ff
 from .untied_ff import advance_untied_ff, advance_untied_ff_pair, renormalised_sum
-from .untied_ff import covers as covers_untied
 
 #: most steps of one replicate per compiled call. A compiled loop does not return to the
 #: interpreter, so Python's handlers for SIGINT/SIGTERM (Ctrl-C, Snakemake cancelling a job)
@@ -88,6 +90,9 @@ def advance_tied(stream, state, n_steps, d, lr, pe, tcode, tparams, scode, spara
     k = pe.shape[1]
     if covers(L, k, tcode, scode == S_ATTENTION):
         advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lcode, threshold, crossing, step0)
+        return
+    if covers_tied_ff(k, tcode, scode == S_FEEDFORWARD, int(sparams[0])):
+        advance_tied_ff(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lcode, threshold, crossing, step0)
         return
     r = k + 1
     mu = state[:r]
@@ -195,7 +200,8 @@ REGISTRY_KERNELS = (advance_tied, advance_untied)
 
 def pair_kernel(problem, kernels):
     """The kernel that advances two of ``problem``'s replicates at once
-    (:func:`ssi.sgd.tied2.advance_tied2_pair`, :func:`ssi.sgd.untied_ff.advance_untied_ff_pair`),
+    (:func:`ssi.sgd.tied2.advance_tied2_pair`, :func:`ssi.sgd.tied_ff.advance_tied_ff_pair`,
+    :func:`ssi.sgd.untied_ff.advance_untied_ff_pair`),
     or None: the registry's kernels ``kernels`` hand the problem to the kernel that it pairs."""
     if kernels[0] is not REGISTRY_KERNELS[0] or kernels[1] is not REGISTRY_KERNELS[1]:
         return None
@@ -203,6 +209,8 @@ def pair_kernel(problem, kernels):
     if problem.tied:
         if covers.py_func(problem.L, problem.subspace_dim - 1, tcode, scode == S_ATTENTION):
             return advance_tied2_pair
+        if covers_tied_ff.py_func(problem.subspace_dim - 1, tcode, scode == S_FEEDFORWARD, int(sparams[0])):
+            return advance_tied_ff_pair
         return None
     if covers_untied.py_func(tcode, scode == S_FEEDFORWARD, int(sparams[0])):
         return advance_untied_ff_pair

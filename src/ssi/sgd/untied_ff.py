@@ -1,12 +1,13 @@
 """The reduced step of an untied feed-forward student, with the loss and gradient written out.
 
-:func:`ssi.sgd.reduced.advance_untied` hands this kernel the problems it covers: the feed-forward
-student of a registry activation with any of the losses (rescaled as ``links.other_loss`` does) and
-a registry scalar target. The per-token gradient a_l = r σ'(h/√L)/√L is the same for every token,
-so it is one scalar; the target He_k sum is accumulated while the tokens are drawn; the student's
-activation is read once per call. The operations are the generic kernel's and :mod:`ssi.links`' (``student_scalar``,
-``scalar_loss_and_grad``, ``target_scalar``) in the same order on the same draws of the same
-stream, so the numbers are the same bit for bit (tests/unit/sgd/test_simulators.py).
+:func:`ssi.sgd.reduced.advance_untied` hands this kernel the problems it covers
+(:func:`ssi.sgd.feedforward.covers`): the feed-forward student of a registry activation with any of
+the losses (rescaled as ``links.other_loss`` does) and a registry scalar target. The per-token
+gradient is one scalar (:func:`ssi.sgd.feedforward.gradient`); the target He_k sum is accumulated
+while the tokens are drawn; the student's activation is read once per call. The operations are the
+generic kernel's and :mod:`ssi.links`' (``student_scalar``, ``scalar_loss_and_grad``,
+``target_scalar``) in the same order on the same draws of the same stream, so the numbers are the
+same bit for bit (tests/unit/sgd/test_specialised_kernels.py).
 """
 from __future__ import annotations
 
@@ -15,38 +16,9 @@ import math
 import numpy as np
 from numba import njit
 
-from ..codes import A_CUSTOM, LOSS_HALF_SQUARE, T_CUSTOM, T_HE_SUM, T_MIXTURE
-from ..links import activation, activation_derivative, loss_factor
-from ..random_streams import any_gamma, gamma_constants, load, normal, store
+from ..random_streams import any_gamma, load, normal, store
 from ..target_links import hermite_he, target_scalar
-
-
-@njit(inline="always")
-def covers(tcode, scode_is_feedforward, acode):
-    """Whether :func:`advance_untied_ff` takes a problem (activation code ``acode``; any of the loss codes)."""
-    return scode_is_feedforward and tcode != T_MIXTURE and tcode != T_CUSTOM and acode != A_CUSTOM
-
-
-@njit(inline="always")
-def _constants(d, lr, tcode, tparams, sparams):
-    """The per-call constants of the kernels: η/d, the χ² shape of the d − 2 unseen directions and
-    its sampler's constants, the He_k sum's order and scale, the activation code."""
-    rest_shape = 0.5 * (d - 2)
-    gamma_b, gamma_c = gamma_constants(rest_shape)
-    he_sum = tcode == T_HE_SUM
-    scale = tparams[1] if he_sum else 0.0
-    return lr / d, rest_shape, gamma_b, gamma_c, he_sum, int(tparams[0]), scale, int(sparams[0])
-
-
-@njit(inline="always")
-def _gradient(code, h, root, y, lcode):
-    """a_l = ∂ℓ/∂q_l, the same for every token: the half-square loss's, rescaled for the other
-    losses as ``links.other_loss`` does (one output entry)."""
-    r = activation(code, h / root) - y
-    a = r * activation_derivative(code, h / root) / root
-    if lcode == LOSS_HALF_SQUARE:
-        return a
-    return a * loss_factor(lcode, 0.5 * r * r, 1)[0]
+from .feedforward import constants, gradient
 
 
 @njit(inline="always")
@@ -72,7 +44,7 @@ def advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, lc
     rho = state[L:].copy()
     n_star = np.empty(L)
     n_perp = np.empty(L)
-    step, rest_shape, gamma_b, gamma_c, he_sum, k, scale, code = _constants(d, lr, tcode, tparams, sparams)
+    step, rest_shape, gamma_b, gamma_c, he_sum, k, scale, code = constants(d, lr, tcode, tparams, sparams)
     root = math.sqrt(L)
     cross = crossing[0]
     s0, s1, s2, s3 = load(stream)
@@ -88,7 +60,7 @@ def advance_untied_ff(stream, state, n_steps, d, lr, tcode, tparams, sparams, lc
             if he_sum:
                 y += hermite_he(k, z)
         y = scale * y if he_sum else target_scalar(tcode, tparams, n_star)
-        a = _gradient(code, h, root, y, lcode)
+        a = gradient(code, h, root, y, lcode)
         ca = step * a
         twice = 2.0 * step * step * a * a
         norm = 0.0
@@ -127,7 +99,7 @@ def advance_untied_ff_pair(streams, states, crossings, i, j, n_steps, d, lr, tco
     n_perp = np.empty(L)
     m_star = np.empty(L)
     m_perp = np.empty(L)
-    step, rest_shape, gamma_b, gamma_c, he_sum, k, scale, code = _constants(d, lr, tcode, tparams, sparams)
+    step, rest_shape, gamma_b, gamma_c, he_sum, k, scale, code = constants(d, lr, tcode, tparams, sparams)
     root = math.sqrt(L)
     cross = crossings[i, 0]
     other = crossings[j, 0]
@@ -154,8 +126,8 @@ def advance_untied_ff_pair(streams, states, crossings, i, j, n_steps, d, lr, tco
                 x += hermite_he(k, w)
         y = scale * y if he_sum else target_scalar(tcode, tparams, n_star)
         x = scale * x if he_sum else target_scalar(tcode, tparams, m_star)
-        a = _gradient(code, h, root, y, lcode)
-        b = _gradient(code, f, root, x, lcode)
+        a = gradient(code, h, root, y, lcode)
+        b = gradient(code, f, root, x, lcode)
         ca = step * a
         cb = step * b
         twice_a = 2.0 * step * step * a * a

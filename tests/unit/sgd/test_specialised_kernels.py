@@ -1,8 +1,8 @@
 """The reduced engine's specialised kernels give the generic kernels' numbers, bit for bit.
 
 :func:`ssi.sgd.reduced.advance_tied` hands the tied L = 2 attention problems to
-:mod:`ssi.sgd.tied2`, :func:`ssi.sgd.reduced.advance_untied` the feed-forward ones to
-:mod:`ssi.sgd.untied_ff`, and the engine advances their replicates two at a time. The reference
+:mod:`ssi.sgd.tied2` and the tied feed-forward ones without PE to :mod:`ssi.sgd.tied_ff`,
+:func:`ssi.sgd.reduced.advance_untied` the feed-forward ones to :mod:`ssi.sgd.untied_ff`, and the engine advances their replicates two at a time. The reference
 here is the generic kernels' own code: copies of ``advance_tied`` and ``advance_untied`` compiled
 with the hand-over switched off (:func:`ssi.kernels.rebind`), called one replicate at a time.
 """
@@ -24,7 +24,7 @@ def _never(*args):
     return False
 
 
-GENERIC_TIED = rebind(reduced.advance_tied, covers=_never)
+GENERIC_TIED = rebind(reduced.advance_tied, covers=_never, covers_tied_ff=_never)
 GENERIC_UNTIED = rebind(reduced.advance_untied, covers_untied=_never)
 
 TIED = [dict(target="he2_sum", reduction="trace", pe="opposite"),
@@ -43,6 +43,15 @@ UNTIED = [dict(L=3, target="he2_sum", activation="relu"),
           dict(L=10, target="he2_sum", activation="relu"),
           dict(L=4, target="linear", activation="tanh"),
           dict(L=3, target="staircase", activation="sigmoid")]
+TIED_FF = [dict(L=2, target="he2_sum", activation="relu"),
+           dict(L=2, target="z1z2", activation="relu"),
+           dict(L=2, target="he3_sum", activation="tanh"),
+           dict(L=5, target="he2_sum", activation="square"),
+           dict(L=3, target="staircase", activation="sigmoid"),
+           dict(L=4, target="z1_minus_z2", activation="he2"),
+           dict(L=8, target="staircase3", activation="identity"),
+           dict(L=2, target="he2_sum", activation="relu", loss="mse"),
+           dict(L=6, target="he2_sum", activation="tanh", loss="frobenius")]
 #: the authors' losses (mse: torch's MSELoss; frobenius: the unsquared norm), which the
 #: specialised kernels take too: the half-square gradient rescaled as links.other_loss does
 OTHER_LOSSES = [dict(target="mixture", reduction="identity", pe="opposite", omega=0.95, a=0.76, loss="frobenius"),
@@ -70,10 +79,11 @@ def _same(fast, generic):
             assert np.asarray(a).tobytes() == np.asarray(b).tobytes(), name
 
 
-@pytest.mark.parametrize("spec", TIED + UNTIED + OTHER_LOSSES, ids=lambda s: "-".join(str(v) for v in s.values()))
+@pytest.mark.parametrize("spec", TIED + UNTIED + OTHER_LOSSES + [dict(spec, student="tied") for spec in TIED_FF],
+                         ids=lambda s: "-".join(str(v) for v in s.values()))
 @pytest.mark.parametrize("d", [6, 300])
 def test_specialised_kernels_give_the_generic_numbers(spec, d, monkeypatch):
-    kind = dict(student="attention", L=2) if "reduction" in spec else dict(student="untied")
+    kind = dict(student="attention", L=2) if "reduction" in spec else {} if "student" in spec else dict(student="untied")
     problem = Problem(**kind, **spec)
     assert reduced.pair_kernel(problem, (reduced.advance_tied, reduced.advance_untied)) is not None
     kwargs = dict(d=d, lr=0.3, steps=3_000, replicates=3, seed=5, threshold=0.3, record=[0, 100, 3_000])
@@ -98,7 +108,9 @@ def test_problems_left_to_the_generic_kernels():
 
     assert not paired(L=3, target="he2_sum", student="attention", reduction="trace", pe="none")
     assert paired(L=2, target="he2_sum", student="attention", reduction="trace", pe="opposite", loss="mse")
-    assert not paired(L=2, target="he2_sum", student="tied", activation="relu")
+    assert paired(L=2, target="he2_sum", student="tied", activation="relu")
+    assert not paired(L=2, target="he2_sum", student="tied", activation="relu", pe="opposite")
+    assert not paired(L=2, target="he3_sum", student="matched")
     assert T_STAIRCASE not in tied2.TARGETS          # defined from L = 3 on
 
 
