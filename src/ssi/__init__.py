@@ -22,6 +22,7 @@ with package_cache():
     from .sgd import feedforward  # noqa: F401
     from .sgd import tied2  # noqa: F401
     from .sgd import tied_ff  # noqa: F401
+    from .sgd import tied_matched  # noqa: F401
     from .sgd import untied_ff  # noqa: F401
     from .sgd import reduced  # noqa: F401
     from . import sie2_escape  # noqa: F401

@@ -15,9 +15,10 @@ Untied students: one block per token (basis w*/√d, orthogonal norm ρ_l,
 remainder a_l² χ²_{d−2}/d), renormalised jointly to Σ_l (μ_l² + ρ_l²) = L.
 
 The kernels below are generic in the problem (codes read at run time). The tied L = 2 attention
-problems, the tied feed-forward ones without PE and the untied feed-forward ones go to kernels
-written out for them (:mod:`ssi.sgd.tied2`, :mod:`ssi.sgd.tied_ff`, :mod:`ssi.sgd.untied_ff`: state
-and gradient in scalars, the problem's constants read once per call), and the engine advances their
+problems, the tied feed-forward ones and the matched students on He_k sums without PE, and the
+untied feed-forward ones go to kernels written out for them (:mod:`ssi.sgd.tied2`,
+:mod:`ssi.sgd.tied_ff`, :mod:`ssi.sgd.tied_matched`, :mod:`ssi.sgd.untied_ff`: state and gradient in
+scalars, the problem's constants read once per call), and the engine advances their
 replicates two at a time (the two steps are independent, so the processor overlaps them); each
 replicate's numbers are the generic kernels' bit for bit, whatever the pairing.
 """
@@ -30,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from ..codes import LOSS_HALF_SQUARE, S_ATTENTION, S_FEEDFORWARD, T_CUSTOM, T_MIXTURE
+from ..codes import LOSS_HALF_SQUARE, S_ATTENTION, S_FEEDFORWARD, S_MATCHED, T_CUSTOM, T_MIXTURE
 from ..kernels import compiled_kernels, rebind, user_functions
 from ..links import (
     attention2_mixture_loss_and_grad,
@@ -51,6 +52,8 @@ from .feedforward import covers as covers_untied
 from .tied2 import advance_tied2, advance_tied2_pair, covers
 from .tied_ff import advance_tied_ff, advance_tied_ff_pair
 from .tied_ff import covers as covers_tied_ff
+from .tied_matched import advance_tied_matched, advance_tied_matched_pair
+from .tied_matched import covers as covers_tied_matched
 from .untied_ff import advance_untied_ff, advance_untied_ff_pair, renormalised_sum
 
 #: most steps of one replicate per compiled call. A compiled loop does not return to the
@@ -93,6 +96,10 @@ def advance_tied(stream, state, n_steps, d, lr, pe, tcode, tparams, scode, spara
         return
     if covers_tied_ff(k, tcode, scode == S_FEEDFORWARD, int(sparams[0])):
         advance_tied_ff(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lcode, threshold, crossing, step0)
+        return
+    if covers_tied_matched(k, tcode, scode == S_MATCHED):
+        advance_tied_matched(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lcode, threshold, crossing,
+                             step0)
         return
     r = k + 1
     mu = state[:r]
@@ -201,7 +208,7 @@ REGISTRY_KERNELS = (advance_tied, advance_untied)
 def pair_kernel(problem, kernels):
     """The kernel that advances two of ``problem``'s replicates at once
     (:func:`ssi.sgd.tied2.advance_tied2_pair`, :func:`ssi.sgd.tied_ff.advance_tied_ff_pair`,
-    :func:`ssi.sgd.untied_ff.advance_untied_ff_pair`),
+    :func:`ssi.sgd.tied_matched.advance_tied_matched_pair`, :func:`ssi.sgd.untied_ff.advance_untied_ff_pair`),
     or None: the registry's kernels ``kernels`` hand the problem to the kernel that it pairs."""
     if kernels[0] is not REGISTRY_KERNELS[0] or kernels[1] is not REGISTRY_KERNELS[1]:
         return None
@@ -211,6 +218,8 @@ def pair_kernel(problem, kernels):
             return advance_tied2_pair
         if covers_tied_ff.py_func(problem.subspace_dim - 1, tcode, scode == S_FEEDFORWARD, int(sparams[0])):
             return advance_tied_ff_pair
+        if covers_tied_matched.py_func(problem.subspace_dim - 1, tcode, scode == S_MATCHED):
+            return advance_tied_matched_pair
         return None
     if covers_untied.py_func(tcode, scode == S_FEEDFORWARD, int(sparams[0])):
         return advance_untied_ff_pair

@@ -44,7 +44,7 @@ def _update(m, rho, a, step, n_star, n_perp):
 
 
 @njit(inline="always")
-def _renormalise(m, rho_u, a_sq, step, g):
+def renormalise(m, rho_u, a_sq, step, g):
     """(m, ρ) on the unit sphere after adding the unseen directions' 2 (η/d)² Σ a² · g to ρ²."""
     rho = math.sqrt(rho_u * rho_u + 2.0 * step * step * a_sq * g) if a_sq > 0.0 else abs(rho_u)
     norm = rho * rho
@@ -83,7 +83,7 @@ def advance_tied_ff(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, 
         g = 0.0
         if a_sq > 0.0:
             s0, s1, s2, s3, g = any_gamma(s0, s1, s2, s3, rest_shape, gamma_b, gamma_c)
-        m, rho = _renormalise(m, rho_u, a_sq, step, g)
+        m, rho = renormalise(m, rho_u, a_sq, step, g)
         if cross < 0 and abs(m) >= threshold:
             cross = step0 + t + 1
     state[0] = m
@@ -142,8 +142,8 @@ def advance_tied_ff_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, t
         e = 0.0
         if b_sq > 0.0:
             t0, t1, t2, t3, e = any_gamma(t0, t1, t2, t3, rest_shape, gamma_b, gamma_c)
-        m, rho = _renormalise(m, rho_u, a_sq, step, g)
-        n, sigma = _renormalise(n, sigma_u, b_sq, step, e)
+        m, rho = renormalise(m, rho_u, a_sq, step, g)
+        n, sigma = renormalise(n, sigma_u, b_sq, step, e)
         if cross < 0 and abs(m) >= threshold:
             cross = step0 + t + 1
         if other < 0 and abs(n) >= threshold:

@@ -24,7 +24,7 @@ def _never(*args):
     return False
 
 
-GENERIC_TIED = rebind(reduced.advance_tied, covers=_never, covers_tied_ff=_never)
+GENERIC_TIED = rebind(reduced.advance_tied, covers=_never, covers_tied_ff=_never, covers_tied_matched=_never)
 GENERIC_UNTIED = rebind(reduced.advance_untied, covers_untied=_never)
 
 TIED = [dict(target="he2_sum", reduction="trace", pe="opposite"),
@@ -52,6 +52,9 @@ TIED_FF = [dict(L=2, target="he2_sum", activation="relu"),
            dict(L=8, target="staircase3", activation="identity"),
            dict(L=2, target="he2_sum", activation="relu", loss="mse"),
            dict(L=6, target="he2_sum", activation="tanh", loss="frobenius")]
+MATCHED = [dict(L=2, target="he3_sum"), dict(L=2, target="he4_sum_norm"),
+           dict(L=3, target="he2_sum"), dict(L=2, target="he3_sum", loss="mse"),
+           dict(L=2, target="he2_sum_norm", loss="frobenius")]
 #: the authors' losses (mse: torch's MSELoss; frobenius: the unsquared norm), which the
 #: specialised kernels take too: the half-square gradient rescaled as links.other_loss does
 OTHER_LOSSES = [dict(target="mixture", reduction="identity", pe="opposite", omega=0.95, a=0.76, loss="frobenius"),
@@ -79,7 +82,8 @@ def _same(fast, generic):
             assert np.asarray(a).tobytes() == np.asarray(b).tobytes(), name
 
 
-@pytest.mark.parametrize("spec", TIED + UNTIED + OTHER_LOSSES + [dict(spec, student="tied") for spec in TIED_FF],
+@pytest.mark.parametrize("spec", TIED + UNTIED + OTHER_LOSSES + [dict(spec, student="tied") for spec in TIED_FF]
+                         + [dict(spec, student="matched") for spec in MATCHED],
                          ids=lambda s: "-".join(str(v) for v in s.values()))
 @pytest.mark.parametrize("d", [6, 300])
 def test_specialised_kernels_give_the_generic_numbers(spec, d, monkeypatch):
@@ -110,7 +114,8 @@ def test_problems_left_to_the_generic_kernels():
     assert paired(L=2, target="he2_sum", student="attention", reduction="trace", pe="opposite", loss="mse")
     assert paired(L=2, target="he2_sum", student="tied", activation="relu")
     assert not paired(L=2, target="he2_sum", student="tied", activation="relu", pe="opposite")
-    assert not paired(L=2, target="he3_sum", student="matched")
+    assert paired(L=2, target="he3_sum", student="matched")
+    assert not paired(L=2, target="linear", student="matched")
     assert T_STAIRCASE not in tied2.TARGETS          # defined from L = 3 on
 
 
