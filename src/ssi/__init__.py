@@ -21,6 +21,7 @@ with package_cache():
     from . import population  # noqa: F401
     from .sgd import feedforward  # noqa: F401
     from .sgd import tied2  # noqa: F401
+    from .sgd import tied_attention  # noqa: F401
     from .sgd import tied_ff  # noqa: F401
     from .sgd import tied_matched  # noqa: F401
     from .sgd import untied_ff  # noqa: F401

@@ -20,7 +20,9 @@ untied feed-forward ones go to kernels written out for them (:mod:`ssi.sgd.tied2
 :mod:`ssi.sgd.tied_ff`, :mod:`ssi.sgd.tied_matched`, :mod:`ssi.sgd.untied_ff`: state and gradient in
 scalars, the problem's constants read once per call), and the engine advances their
 replicates two at a time (the two steps are independent, so the processor overlaps them); each
-replicate's numbers are the generic kernels' bit for bit, whatever the pairing.
+replicate's numbers are the generic kernels' bit for bit, whatever the pairing. Attention with the
+trace reduction at L ≥ 3 without PE goes to :mod:`ssi.sgd.tied_attention` (unpaired: its step is
+bound by the L² exponentials).
 """
 from __future__ import annotations
 
@@ -50,6 +52,8 @@ from ..target_links import target_scalar
 from .common import initial_signs, pe_coordinates
 from .feedforward import covers as covers_untied
 from .tied2 import advance_tied2, advance_tied2_pair, covers
+from .tied_attention import advance_tied_attention
+from .tied_attention import covers as covers_tied_attention
 from .tied_ff import advance_tied_ff, advance_tied_ff_pair
 from .tied_ff import covers as covers_tied_ff
 from .tied_matched import advance_tied_matched, advance_tied_matched_pair
@@ -96,6 +100,10 @@ def advance_tied(stream, state, n_steps, d, lr, pe, tcode, tparams, scode, spara
         return
     if covers_tied_ff(k, tcode, scode == S_FEEDFORWARD, int(sparams[0])):
         advance_tied_ff(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lcode, threshold, crossing, step0)
+        return
+    if covers_tied_attention(L, k, tcode, scode == S_ATTENTION, int(sparams[0])):
+        advance_tied_attention(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lcode, threshold, crossing,
+                               step0)
         return
     if covers_tied_matched(k, tcode, scode == S_MATCHED):
         advance_tied_matched(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lcode, threshold, crossing,

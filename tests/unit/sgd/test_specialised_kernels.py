@@ -24,7 +24,8 @@ def _never(*args):
     return False
 
 
-GENERIC_TIED = rebind(reduced.advance_tied, covers=_never, covers_tied_ff=_never, covers_tied_matched=_never)
+GENERIC_TIED = rebind(reduced.advance_tied, covers=_never, covers_tied_ff=_never, covers_tied_matched=_never,
+                      covers_tied_attention=_never)
 GENERIC_UNTIED = rebind(reduced.advance_untied, covers_untied=_never)
 
 TIED = [dict(target="he2_sum", reduction="trace", pe="opposite"),
@@ -126,3 +127,19 @@ def test_target2_is_target_scalar(tcode):
     tparams = np.array(params)
     for z in rng.standard_normal((200, 2)) * 2.0:     # bit for bit
         assert tied2.target2(tcode, params[0], params[1], z[0], z[1]) == target_scalar(tcode, tparams, z)
+
+
+#: attention with the trace reduction at L ≥ 3 without PE (ssi.sgd.tied_attention; not paired)
+ATTENTION = [dict(L=3, target="he2_sum"), dict(L=6, target="he2_sum_norm", loss="mse"),
+             dict(L=4, target="z1z2", loss="frobenius"), dict(L=5, target="staircase"),
+             dict(L=3, target="he3_sum")]
+
+
+@pytest.mark.parametrize("spec", ATTENTION, ids=lambda s: "-".join(str(v) for v in s.values()))
+@pytest.mark.parametrize("d", [6, 300])
+def test_attention_kernel_gives_the_generic_numbers(spec, d, monkeypatch):
+    problem = Problem(student="attention", reduction="trace", pe="none", **spec)
+    kwargs = dict(d=d, lr=0.3, steps=3_000, replicates=2, seed=5, threshold=0.3, record=[0, 100, 3_000])
+    fast, generic = _runs(problem, monkeypatch, **kwargs)
+    _same(fast, generic)
+    assert fast.m[:, -1].std() > 0
