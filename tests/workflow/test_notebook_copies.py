@@ -58,3 +58,23 @@ def test_notebook_executes_in_a_fresh_clone_and_its_copy_is_current(fresh_clone,
     assert committed.is_file(), f"{committed} missing: run `snakemake --cores all notebooks`"
     assert out.read_bytes() == committed.read_bytes(), \
         f"{committed} is not current: run `snakemake --cores all notebooks` and commit it"
+
+
+def test_normalise_merges_a_print_split_across_stream_messages():
+    """The kernel may send one print's text and its newline as two stdout messages (timing): the
+    written notebook is the same either way, with the other outputs kept in order."""
+    nbformat = pytest.importorskip("nbformat")
+    pytest.importorskip("nbconvert")
+    from ssi.experiments.notebook_build import normalise
+
+    def executed(*texts):
+        cell = nbformat.v4.new_code_cell("print('a = 1')")
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=t) for t in texts]
+        cell.outputs.append(nbformat.v4.new_output("display_data", data={"text/plain": "table"}))
+        cell.outputs.append(nbformat.v4.new_output("stream", name="stdout", text="after\n"))
+        return nbformat.writes(normalise(nbformat.v4.new_notebook(cells=[cell])))
+
+    assert executed("a = 1", "\n") == executed("a = 1\n")
+    outputs = nbformat.reads(executed("a = 1", "\n"), as_version=4).cells[0].outputs
+    assert [o.output_type for o in outputs] == ["stream", "display_data", "stream"]
+    assert outputs[0].text == "a = 1\n" and outputs[2].text == "after\n"

@@ -56,7 +56,12 @@ def execute(source, out_path, root, config_path=None) -> list[str]:
 
 
 def normalise(notebook):
-    """The notebook with fixed metadata, cell ids in order and no per-cell execution metadata."""
+    """The notebook with fixed metadata, cell ids in order, no per-cell execution metadata and each
+    run of consecutive same-stream outputs merged into one (the kernel sends a print's text in one
+    message or several depending on timing, so only the merged form is reproducible)."""
+    from nbconvert.preprocessors import CoalesceStreamsPreprocessor
+
+    CoalesceStreamsPreprocessor().preprocess(notebook, {})
     notebook.metadata = dict(METADATA)
     for i, cell in enumerate(notebook.cells):
         cell.id = f"cell-{i:02d}"
