@@ -44,6 +44,8 @@ forward_interrupts()
 # the code inputs of the rules (imported_code)
 include: "workflow/rules/code.smk"
 include: "workflow/rules/params.smk"
+# the plan of batched jobs (config key `batch`; workflow/rules/batch.smk)
+include: "workflow/rules/batch_plan.smk"
 
 # Job priorities (docs/performance.md, "Scheduling"): Snakemake starts the ready jobs whose
 # priorities add up highest; jobs of equal priority go in no set order.
@@ -66,13 +68,14 @@ if "authors" in config:
     include: "workflow/rules/reproducibility.smk"
     include: "workflow/rules/audit.smk"
 
+    #: what `snakemake` makes (rule all), and what a batched config groups into jobs
+    TARGETS = FIGURES + [f"{F}/MANIFEST.sha256", f"{F}/CLAIMS.md"] + AU_DOCS
+    include: "workflow/rules/batch.smk"
+
     rule all:
         default_target: True
         input:
-            FIGURES,
-            f"{F}/MANIFEST.sha256",
-            f"{F}/CLAIMS.md",
-            AU_DOCS,
+            TARGETS,
 
 else:
     # a violation stops here with one line naming the key, the value and the rule
@@ -92,11 +95,11 @@ else:
     include: "workflow/rules/reproducibility.smk"
     include: "workflow/rules/audit.smk"
 
+    #: what `snakemake` makes (rule all), and what a batched config groups into jobs
+    TARGETS = FIGURES + FIGURE_DATA + [f"{F}/MANIFEST.sha256", f"{F}/CLAIMS.md"] + REPORT_NUMBERS
+    include: "workflow/rules/batch.smk"
+
     rule all:
         default_target: True
         input:
-            FIGURES,
-            FIGURE_DATA,
-            f"{F}/MANIFEST.sha256",
-            f"{F}/CLAIMS.md",
-            REPORT_NUMBERS,
+            TARGETS,

@@ -59,9 +59,11 @@ def machine() -> str:
 
 
 def rule_families(root: Path) -> dict[str, str]:
-    """Rule name -> family (the stem of the rule file under workflow/rules/ that defines it)."""
+    """Rule name -> family (the stem of the rule file under workflow/rules/ that defines it; for
+    ``batch_<stem>``, the batched jobs of a rule file, that file's stem)."""
     out = {}
     for path in sorted((root / "workflow" / "rules").glob("*.smk")):
+        out[f"batch_{path.stem}"] = path.stem
         for name in re.findall(r"^rule (\w+):", path.read_text(), flags=re.M):
             out[name] = path.stem
     for name in re.findall(r"^rule (\w+):", (root / "Snakefile").read_text(), flags=re.M):
