@@ -13,8 +13,8 @@ module's code sits under its path in the package (``ssi``, ``ssi_sgd``), not und
 its absolute path as numba would put it, so that another checkout of the same sources (a fresh
 clone, a copy in a test's temporary folder) loads the compiled code instead of compiling it
 again (~1 min of CPU per kernel family). The folder is
-under ``$SSI_NUMBA_CACHE`` if set, else ``$XDG_CACHE_HOME/ssi-numba`` (default
-``~/.cache/ssi-numba``); numba's global setting is restored after the
+under the package's cache folder (:func:`ssi.cache_folder.cache_root`: ``$SSI_NUMBA_CACHE``
+if set, else ``$XDG_CACHE_HOME/ssi-numba``, default ``~/.cache/ssi-numba``); numba's global setting is restored after the
 package's modules are defined.
 """
 from __future__ import annotations
@@ -22,12 +22,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import os
 from pathlib import Path
 
 import numba
 from numba.core import caching
 
+from .cache_folder import cache_root
 from .source_graph import dependencies
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -55,10 +55,7 @@ def source_hash() -> str:
 
 def cache_dir() -> Path:
     """The cache folder for the current sources."""
-    root = os.environ.get("SSI_NUMBA_CACHE")
-    if root is None:
-        root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ssi-numba"
-    return Path(root) / source_hash()
+    return cache_root() / source_hash()
 
 
 # recent numba (0.68 here) names these without the leading underscore; older releases with it

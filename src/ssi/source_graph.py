@@ -5,16 +5,31 @@ the modules compiled code is built from) and the provenance of a result or numbe
 (:mod:`ssi.provenance`: the modules the job that wrote it imports). Both take the package's
 modules a module imports, directly or through other modules of the package, imports inside
 functions included. Nothing is imported or run: the files are parsed.
+
+Every process that imports ``ssi`` needs the graph (the numba cache key), and parsing the
+modules costs about a tenth of a second, a sixth of ``import ssi``. So the imports read from each
+file are kept in the package's cache folder (:func:`ssi.cache_folder.cache_root`,
+``import-graph.json``), keyed by the file's path and the hash of its bytes, under a stamp that
+covers this file and the list of the package's modules (what a file's imports are read
+against): an edit anywhere gives a fresh parse, never a stale one.
 """
 from __future__ import annotations
 
 import ast
 import functools
+import hashlib
+import json
+import os
 import re
+import tempfile
 from pathlib import Path
+
+from .cache_folder import cache_root
 
 #: the folder of the ``ssi`` package
 PACKAGE = Path(__file__).resolve().parent
+#: the file, in the package's cache folder, that keeps the imports read from each module
+CACHE_FILE = "import-graph.json"
 
 
 def module_file(name: str) -> Path | None:
@@ -43,11 +58,59 @@ def module_name(path: Path) -> str:
     return ".".join(("ssi", *parts))
 
 
+@functools.lru_cache(maxsize=1)
+def _cache_stamp() -> str:
+    """Hash of this file and of the list of the package's modules."""
+    modules = sorted(p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+    return hashlib.sha256(Path(__file__).read_bytes() + "\n".join(modules).encode()).hexdigest()[:16]
+
+
+def _read_cache(path: Path) -> dict[str, list[str]]:
+    """The entries of the cache file at ``path`` made under the current stamp ({} if none)."""
+    try:
+        data = json.loads(path.read_text())
+        return dict(data["entries"]) if data.get("stamp") == _cache_stamp() else {}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+@functools.lru_cache(maxsize=1)
+def _cached_entries() -> dict[str, list[str]]:
+    return _read_cache(cache_root() / CACHE_FILE)
+
+
+def _store(key: str, imports: frozenset[str]) -> None:
+    """Add one entry to the cache file (merged with what other processes wrote; atomic; skipped
+    when the folder is not writable)."""
+    entries = _cached_entries()
+    entries[key] = sorted(imports)
+    path = cache_root() / CACHE_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        merged = {**_read_cache(path), **entries}
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}.", delete=False) as f:
+            json.dump({"stamp": _cache_stamp(), "entries": merged}, f, sort_keys=True)
+        os.replace(f.name, path)
+    except OSError:
+        pass
+
+
 @functools.lru_cache(maxsize=None)
 def _direct_imports(path: Path) -> frozenset[str]:
+    source = path.read_bytes()
+    key = f"{path.relative_to(PACKAGE).as_posix()}:{hashlib.sha256(source).hexdigest()[:16]}"
+    cached = _cached_entries().get(key)
+    if cached is not None:
+        return frozenset(cached)
+    imports = _parse_direct_imports(path, source)
+    _store(key, imports)
+    return imports
+
+
+def _parse_direct_imports(path: Path, source: bytes) -> frozenset[str]:
     package = ("ssi", *path.relative_to(PACKAGE).parent.parts)
     out = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
             base = list(package[:len(package) - node.level + 1]) if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
