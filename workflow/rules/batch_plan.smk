@@ -3,9 +3,13 @@
 import os
 from pathlib import Path as _Path
 
-from snakemake.io import Wildcards as _Wildcards
 from snakemake.io import apply_wildcards as _apply_wildcards
 from snakemake.io import flag as _flag
+
+try:                       # Snakemake's containers of files and values (before 9.2x: in snakemake.io)
+    from snakemake.iocontainers import Wildcards as _Wildcards
+except ImportError:
+    from snakemake.io import Wildcards as _Wildcards
 
 
 #: the folder of the batch jobs' script, workflow/scripts/run_batch.py

@@ -8,8 +8,12 @@ import runpy
 import time
 from pathlib import Path
 
-from snakemake.io import InputFiles, Log, OutputFiles, Params, Wildcards
 from snakemake.script import Snakemake
+
+try:                       # Snakemake's containers of files and values (before 9.2x: in snakemake.io)
+    from snakemake.iocontainers import InputFiles, Log, OutputFiles, Params, Wildcards
+except ImportError:
+    from snakemake.io import InputFiles, Log, OutputFiles, Params, Wildcards
 
 batch = snakemake  # noqa: F821
 here = Path(batch.scriptdir)
