@@ -27,25 +27,28 @@ def _same_file(candidate, job_rule):
 
 
 def _member(job_rule, path):
-    """What a job of ``job_rule`` that makes ``path`` is given: its script, wildcards, input, output,
-    params and log, as plain values, the files as [paths, {name: [start, end]}]."""
+    """(member, outputs) for the job of ``job_rule`` that makes ``path``: what it is given (its
+    script, wildcards, input, output, params and log, as plain values, the files as
+    [paths, {name: [start, end]}]) and its output files with their ``report(...)`` entries."""
     wildcards = _Wildcards(fromdict=job_rule.get_wildcards(path))
     inputs = job_rule.expand_input(wildcards)[0]
-    outputs = job_rule.expand_output(wildcards)[0]
+    outputs, original = job_rule.expand_output(wildcards)
     params = job_rule.expand_params(wildcards, inputs, outputs, None)[0]
     logs = job_rule.expand_log(wildcards)
     named = lambda items, plain: [[plain(x) for x in items], {name: list(span) for name, span in items._get_names()}]
     # the script relative to run_batch.py's folder
     script = _Path(job_rule.basedir.get_path_or_uri(secret_free=True), job_rule.script).resolve()
-    return {"rule": job_rule.name, "script": os.path.relpath(script, _RUNNER_DIR),
-            "wildcards": {k: str(v) for k, v in wildcards.items()}, "input": named(inputs, str),
-            "output": named(outputs, str), "params": named(params, lambda x: x), "log": named(logs, str), "threads": 1}
+    plain_wildcards = {k: str(v) for k, v in wildcards.items()}
+    member = {"rule": job_rule.name, "script": os.path.relpath(script, _RUNNER_DIR), "wildcards": plain_wildcards,
+              "input": named(inputs, str), "output": named(outputs, str), "params": named(params, lambda x: x),
+              "log": named(logs, str)}
+    return member, _report_flagged(outputs, original, plain_wildcards)
 
 
-def _report_flagged(job_rule, wildcards):
-    """The output files of a job of ``job_rule``, each with its ``report(...)`` entry (caption,
-    category) if it has one, so that `snakemake --report` shows them when batched too."""
-    outputs, original = job_rule.expand_output(_Wildcards(fromdict=wildcards))
+def _report_flagged(outputs, original, wildcards):
+    """The files ``outputs`` of a job (``original``: each one's file pattern in its rule), each with
+    its ``report(...)`` entry (caption, category) if it has one, so that `snakemake --report`
+    shows them when batched too."""
     entries = [getattr(original[f], "flags", {}).get("report") for f in outputs]
     # a category or subcategory may name the job's wildcards ("{name}"): the batch has none
     named = ("category", "subcategory")
@@ -104,10 +107,9 @@ def _batches(paths, log_folder):
         job_rule = _producer(path)
         if not job_rule:
             raise ValueError(f"batch: no rule makes {path}")
-        member = _member(job_rule, path)
+        member, outputs = _member(job_rule, path)
         done.update(member["output"][0])
-        families.setdefault(_Path(job_rule.snakefile).stem, []).append(
-            (member, _report_flagged(job_rule, member["wildcards"])))
+        families.setdefault(_Path(job_rule.snakefile).stem, []).append((member, outputs))
         # a file a member reads that a rule of the same file makes is made in the same batch (made
         # outside it, the batch would wait for a job that waits for the batch)
         todo += [f for f in member["input"][0] if f not in done and _same_file(_producer(f), job_rule)]

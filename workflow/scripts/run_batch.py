@@ -1,7 +1,8 @@
 # %% [markdown]
 # # Batched jobs (workflow/rules/batch.smk): each member job's own script, in order, in this process
 # A member sees the `snakemake` object its unbatched job would get (its rule, wildcards, input,
-# output, params and log), so it writes the same files and records the same provenance.
+# output, params and log), so it writes the same files and records the same provenance; it runs
+# with the batch's threads (one).
 
 # %%
 import runpy
@@ -39,7 +40,7 @@ with open(batch.log[0], "w") as log:
         inputs = named(InputFiles, [(batch.input if where == "input" else batch.output)[i] for where, i in refs],
                        input_names)
         job = Snakemake(inputs, files(OutputFiles, *m["output"], batch.output), named(Params, *m["params"]),
-                        Wildcards(fromdict=m["wildcards"]), m["threads"], batch.resources,
+                        Wildcards(fromdict=m["wildcards"]), batch.threads, batch.resources,
                         files(Log, *m["log"], batch.log), batch.config, m["rule"], batch.bench_iteration,
                         scriptdir=str((here / m["script"]).parent))
         start = time.perf_counter()
