@@ -42,8 +42,7 @@ from .codes import A_RELU, A_IDENTITY, A_SQUARE, A_HE2, A_TANH, A_SIGMOID, A_CUS
 from .codes import LOSS_HALF_SQUARE, LOSS_MSE, LOSS_FROBENIUS  # noqa: F401
 from .codes import M_SOFTMAX, M_COTANGENT, M_TARGET, M_PATTERN  # noqa: F401
 from .codes import SQRT2, SQRT3  # noqa: F401
-from .softmax import (attention2_grad, attention2_mixture_residual, logistic, softmax_rows, softmax_vjp,
-                      softmax_vjp_diagonal)
+from .softmax import attention2_mixture, attention2_scalar, logistic, softmax_rows, softmax_vjp, softmax_vjp_diagonal
 from .target_links import hermite_he, mixture_value, target_scalar, target_scalar_vjp  # noqa: F401 (hermite_he)
 
 _jit = njit(cache=True, inline="always")
@@ -133,32 +132,15 @@ def student_matrix(scode, tparams, q, mats, slot):
 
 @_jit
 def attention2_scalar_loss_and_grad(sparams, y, q, a):
-    """Attention with a scalar reduction at L = 2, in registers (the paper's main case).
-
-    Row i of softmax_row(q qᵀ) is (σ(x_0), 1 − σ(x_0)) and (1 − σ(x_1), σ(x_1)) with
-    x_0 = q_0 (q_0 − q_1), x_1 = q_1 (q_1 − q_0). With ∂ℓ/∂A = r C (C = I/√2 for the
-    trace, u vᵀ for the projection), ∂ℓ/∂x_0 = r (C_00 − C_01) σ_0 (1 − σ_0) =: D_0 and
-    ∂ℓ/∂x_1 = r (C_11 − C_10) σ_1 (1 − σ_1) =: D_1.
-    """
+    """Attention with a scalar reduction at L = 2, in registers (the paper's main case):
+    :func:`ssi.softmax.attention2_scalar` on the reduction's parameters."""
     q0 = q[0]
     q1 = q[1]
-    s0 = logistic(q0 * (q0 - q1))
-    s1 = logistic(q1 * (q1 - q0))
-    if int(sparams[0]) == R_TRACE:
-        prediction = (s0 + s1) / SQRT2
-        c0 = 1.0 / SQRT2
-        c1 = c0
-    else:
-        u0, u1, v0, v1 = sparams[1], sparams[2], sparams[3], sparams[4]
-        prediction = u0 * (s0 * v0 + (1.0 - s0) * v1) + u1 * ((1.0 - s1) * v0 + s1 * v1)
-        c0 = u0 * (v0 - v1)
-        c1 = u1 * (v1 - v0)
-    r = prediction - y
-    d0 = r * c0 * s0 * (1.0 - s0)
-    d1 = r * c1 * s1 * (1.0 - s1)
-    a[0] = d0 * (2.0 * q0 - q1) - d1 * q1
-    a[1] = d1 * (2.0 * q1 - q0) - d0 * q0
-    return 0.5 * r * r
+    a0, a1, half_square = attention2_scalar(y, q0, q1, logistic(q0 * (q0 - q1)), logistic(q1 * (q1 - q0)),
+                                            int(sparams[0]) == R_TRACE, sparams[1], sparams[2], sparams[3], sparams[4])
+    a[0] = a0
+    a[1] = a1
+    return half_square
 
 
 @_jit
@@ -174,16 +156,7 @@ def attention2_mixture_loss_and_grad(tparams, zstar, q, a):
     keep = 1.0 - omega
     p_diag = 1.0 / (1.0 + math.exp(-2.0 * a2))
     p_off = 1.0 / (1.0 + math.exp(2.0 * a2))
-    q0 = q[0]
-    q1 = q[1]
-    g00, g01, g10, g11, A00, A01, A10, A11 = attention2_mixture_residual(zstar[0], zstar[1], q0, q1, keep, omega,
-                                                                         p_diag, p_off)
-    loss = 0.0
-    loss += 0.5 * g00 * g00
-    loss += 0.5 * g01 * g01
-    loss += 0.5 * g10 * g10
-    loss += 0.5 * g11 * g11
-    a0, a1 = attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1)
+    a0, a1, loss = attention2_mixture(zstar[0], zstar[1], q[0], q[1], keep, omega, p_diag, p_off)
     a[0] = a0
     a[1] = a1
     return loss

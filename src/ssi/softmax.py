@@ -11,7 +11,7 @@ import math
 
 from numba import njit
 
-from .codes import M_COTANGENT, M_SOFTMAX
+from .codes import M_COTANGENT, M_SOFTMAX, SQRT2
 
 _jit = njit(cache=True, inline="always")
 
@@ -41,18 +41,26 @@ def softmax_rows(q, mats, slot):
             mats[slot, i, 1] = small if x >= 0.0 else big
         return
     for i in range(L):
-        qi = q[i]
-        biggest = qi * q[0]
-        for j in range(1, L):
-            biggest = max(biggest, qi * q[j])
-        total = 0.0
-        for j in range(L):
-            v = math.exp(qi * q[j] - biggest)
-            mats[slot, i, j] = v
-            total += v
-        inverse = 1.0 / total
-        for j in range(L):
-            mats[slot, i, j] *= inverse
+        score_row_softmax(q, i, mats[slot, i])
+
+
+@_jit
+def score_row_softmax(q, i, row):
+    """row = row i of softmax_row(q qᵀ), the softmax of the scores q_i q_j over j, computed stably
+    (row maximum subtracted)."""
+    L = q.shape[0]
+    qi = q[i]
+    biggest = qi * q[0]
+    for j in range(1, L):
+        biggest = max(biggest, qi * q[j])
+    total = 0.0
+    for j in range(L):
+        v = math.exp(qi * q[j] - biggest)
+        row[j] = v
+        total += v
+    inverse = 1.0 / total
+    for j in range(L):
+        row[j] *= inverse
 
 
 @_jit
@@ -85,12 +93,19 @@ def softmax_vjp_diagonal(q, mats, g, grad):
     """:func:`softmax_vjp` with scale 1 and the diagonal cotangent G = g·I (the trace reduction),
     G not stored: Σ_k G_ik A_ik = g A_ii. The same operations on the same values, so the same bits
     (the terms 0·A_ik that :func:`softmax_vjp` adds are exact zeros)."""
+    trace_softmax_vjp(q, mats[M_SOFTMAX], g, grad)
+
+
+@_jit
+def trace_softmax_vjp(q, A, g, grad):
+    """grad += ∂/∂q ⟨g I, softmax_row(q qᵀ)⟩ given A = softmax_row(q qᵀ): the operations of
+    :func:`softmax_vjp_diagonal` on a matrix of its own."""
     L = q.shape[0]
     for i in range(L):
-        inner = g * mats[M_SOFTMAX, i, i]
+        inner = g * A[i, i]
         own = grad[i]                           # as in softmax_vjp
         for j in range(L):
-            h = mats[M_SOFTMAX, i, j] * ((g if i == j else 0.0) - inner)
+            h = A[i, j] * ((g if i == j else 0.0) - inner)
             own += h * q[j]
             if j == i:
                 own += h * q[i]
@@ -109,6 +124,32 @@ def softmax2_row(x):
         return big, small
     return small, big
 
+
+
+@_jit
+def attention2_scalar(y, q0, q1, s0, s1, trace, u0, u1, v0, v1):
+    """Attention with a scalar reduction at L = 2 against the target's value y, in registers:
+    (a_0, a_1, ½ r²) with a = ∂(½ r²)/∂q, given s_0 = σ(x_0) and s_1 = σ(x_1) below (the caller's
+    logistic function) and ``trace`` (the trace reduction, else the projection uᵀ A v with
+    u = (u0, u1), v = (v0, v1)).
+
+    Row i of softmax_row(q qᵀ) is (σ(x_0), 1 − σ(x_0)) and (1 − σ(x_1), σ(x_1)) with
+    x_0 = q_0 (q_0 − q_1), x_1 = q_1 (q_1 − q_0). With ∂ℓ/∂A = r C (C = I/√2 for the
+    trace, u vᵀ for the projection), ∂ℓ/∂x_0 = r (C_00 − C_01) σ_0 (1 − σ_0) =: D_0 and
+    ∂ℓ/∂x_1 = r (C_11 − C_10) σ_1 (1 − σ_1) =: D_1.
+    """
+    if trace:
+        prediction = (s0 + s1) / SQRT2
+        c0 = 1.0 / SQRT2
+        c1 = c0
+    else:
+        prediction = u0 * (s0 * v0 + (1.0 - s0) * v1) + u1 * ((1.0 - s1) * v0 + s1 * v1)
+        c0 = u0 * (v0 - v1)
+        c1 = u1 * (v1 - v0)
+    r = prediction - y
+    d0 = r * c0 * s0 * (1.0 - s0)
+    d1 = r * c1 * s1 * (1.0 - s1)
+    return d0 * (2.0 * q0 - q1) - d1 * q1, d1 * (2.0 * q1 - q0) - d0 * q0, 0.5 * r * r
 
 
 @_jit
@@ -155,3 +196,18 @@ def attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off):
     g10 = A10 - (keep * s10 + omega * p_off)
     g11 = A11 - (keep * s11 + omega * p_diag)
     return g00, g01, g10, g11, A00, A01, A10, A11
+
+
+@_jit
+def attention2_mixture(z0, z1, q0, q1, keep, omega, p_diag, p_off):
+    """The attention student against the mixture target at L = 2 (:func:`attention2_mixture_residual`'s
+    arguments): (a_0, a_1, ½‖G‖²), the loss summed entry by entry in row order and its gradient
+    (:func:`attention2_grad`), in the generic path's order."""
+    g00, g01, g10, g11, A00, A01, A10, A11 = attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off)
+    loss = 0.0
+    loss += 0.5 * g00 * g00
+    loss += 0.5 * g01 * g01
+    loss += 0.5 * g10 * g10
+    loss += 0.5 * g11 * g11
+    a0, a1 = attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1)
+    return a0, a1, loss

@@ -33,9 +33,10 @@ from ..codes import (
     T_STAIRCASE_N,
 )
 from ..links import loss_factor
-from ..random_streams import any_gamma, gamma_constants, load, normal, store
-from ..softmax import attention2_grad, attention2_mixture_residual
+from ..random_streams import gamma_constants, load, normal, store
+from ..softmax import attention2_mixture, attention2_scalar
 from ..target_links import hermite_he
+from .feedforward import crossed, remainder
 
 #: the target codes :func:`advance_tied2` takes: the mixture and the scalar targets defined at L = 2
 TARGETS = (T_LINEAR, T_HE_SUM, T_PRODUCT, T_DIFF, T_HE2_DIFF, T_MIXTURE, T_HE4_PLUS_DIFF, T_FIRST_SUM,
@@ -50,39 +51,6 @@ def covers(L, k, tcode, scode_is_attention):
     for code in TARGETS:
         known = known or tcode == code
     return L == 2 and k <= 1 and scode_is_attention and known
-
-
-@njit(inline="always")
-def _scalar_loss(y, q0, q1, trace, u0, u1, v0, v1):
-    """``links.attention2_scalar_loss_and_grad`` on scalars: (a_0, a_1, ½ r²)."""
-    s0 = _logistic(q0 * (q0 - q1))
-    s1 = _logistic(q1 * (q1 - q0))
-    if trace:
-        prediction = (s0 + s1) / SQRT2
-        c0 = 1.0 / SQRT2
-        c1 = c0
-    else:
-        prediction = u0 * (s0 * v0 + (1.0 - s0) * v1) + u1 * ((1.0 - s1) * v0 + s1 * v1)
-        c0 = u0 * (v0 - v1)
-        c1 = u1 * (v1 - v0)
-    r = prediction - y
-    d0 = r * c0 * s0 * (1.0 - s0)
-    d1 = r * c1 * s1 * (1.0 - s1)
-    return d0 * (2.0 * q0 - q1) - d1 * q1, d1 * (2.0 * q1 - q0) - d0 * q0, 0.5 * r * r
-
-
-@njit(inline="always")
-def _mixture_loss(z0, z1, q0, q1, keep, omega, p_diag, p_off):
-    """``links.attention2_mixture_loss_and_grad`` on scalars, its constant pattern given:
-    (a_0, a_1, ½‖G‖²)."""
-    g00, g01, g10, g11, A00, A01, A10, A11 = attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off)
-    loss = 0.0
-    loss += 0.5 * g00 * g00
-    loss += 0.5 * g01 * g01
-    loss += 0.5 * g10 * g10
-    loss += 0.5 * g11 * g11
-    a0, a1 = attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1)
-    return a0, a1, loss
 
 
 @njit(inline="always")
@@ -187,9 +155,10 @@ def _gradient(c, tcode, z0, z1, q0, q1):
     ``links.other_loss`` does (n_out = 4 matrix entries for the mixture, 1 otherwise)."""
     mixture, t0, t1, keep, omega, p_diag, p_off, trace, u0, u1, v0, v1, lcode = c[7:]
     if mixture:
-        a0, a1, half_square = _mixture_loss(z0, z1, q0, q1, keep, omega, p_diag, p_off)
+        a0, a1, half_square = attention2_mixture(z0, z1, q0, q1, keep, omega, p_diag, p_off)
     else:
-        a0, a1, half_square = _scalar_loss(target2(tcode, t0, t1, z0, z1), q0, q1, trace, u0, u1, v0, v1)
+        a0, a1, half_square = attention2_scalar(target2(tcode, t0, t1, z0, z1), q0, q1, _logistic(q0 * (q0 - q1)),
+                                                 _logistic(q1 * (q1 - q0)), trace, u0, u1, v0, v1)
     if lcode == LOSS_HALF_SQUARE:
         return a0, a1
     factor = loss_factor(lcode, half_square, 4 if mixture else 1)[0]
@@ -218,14 +187,6 @@ def _update(mu0, mu1, rho, a0, a1, n00, n01, p0, n10, n11, p1, c):
 
 
 @njit(inline="always")
-def _remainder(s0, s1, s2, s3, a_sq, c):
-    """The χ² draw of the orthogonal remainder (none when a = 0): ``(s0, s1, s2, s3, g)``."""
-    if a_sq > 0.0:
-        return any_gamma(s0, s1, s2, s3, c[4], c[5], c[6])
-    return s0, s1, s2, s3, 0.0
-
-
-@njit(inline="always")
 def _renormalise(mu0, mu1, rho_u, a_sq, g, c):
     """ρ from ρ_u and the remainder, then (μ, ρ) back onto the unit sphere."""
     has_pe = c[0]
@@ -251,7 +212,7 @@ def _step(s0, s1, s2, s3, mu0, mu1, rho, c, tcode):
     q1 = _preactivation(mu0, mu1, rho, n10, n11, p1, pe1, has_pe)
     a0, a1 = _gradient(c, tcode, n00, n10, q0, q1)
     mu0, mu1, rho_u, a_sq = _update(mu0, mu1, rho, a0, a1, n00, n01, p0, n10, n11, p1, c)
-    s0, s1, s2, s3, g = _remainder(s0, s1, s2, s3, a_sq, c)
+    s0, s1, s2, s3, g = remainder(s0, s1, s2, s3, a_sq, c[4], c[5], c[6])
     mu0, mu1, rho = _renormalise(mu0, mu1, rho_u, a_sq, g, c)
     return s0, s1, s2, s3, mu0, mu1, rho
 
@@ -283,8 +244,7 @@ def advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lc
     s0, s1, s2, s3 = load(stream)
     for t in range(n_steps):
         s0, s1, s2, s3, mu0, mu1, rho = _step(s0, s1, s2, s3, mu0, mu1, rho, c, tcode)
-        if cross < 0 and abs(mu0) >= threshold:
-            cross = step0 + t + 1
+        cross = crossed(cross, mu0, threshold, step0 + t + 1)
     _store_state(state, has_pe, mu0, mu1, rho)
     crossing[0] = cross
     store(stream, s0, s1, s2, s3)
@@ -316,14 +276,12 @@ def advance_tied2_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, tco
         b0, b1 = _gradient(c, tcode, m00, m10, r0, r1)
         mu0, mu1, rho_u, a_sq = _update(mu0, mu1, rho, a0, a1, n00, n01, p0, n10, n11, p1, c)
         nu0, nu1, sigma_u, b_sq = _update(nu0, nu1, sigma, b0, b1, m00, m01, o0, m10, m11, o1, c)
-        s0, s1, s2, s3, g = _remainder(s0, s1, s2, s3, a_sq, c)
-        t0, t1, t2, t3, h = _remainder(t0, t1, t2, t3, b_sq, c)
+        s0, s1, s2, s3, g = remainder(s0, s1, s2, s3, a_sq, c[4], c[5], c[6])
+        t0, t1, t2, t3, h = remainder(t0, t1, t2, t3, b_sq, c[4], c[5], c[6])
         mu0, mu1, rho = _renormalise(mu0, mu1, rho_u, a_sq, g, c)
         nu0, nu1, sigma = _renormalise(nu0, nu1, sigma_u, b_sq, h, c)
-        if cross < 0 and abs(mu0) >= threshold:
-            cross = step0 + t + 1
-        if other < 0 and abs(nu0) >= threshold:
-            other = step0 + t + 1
+        cross = crossed(cross, mu0, threshold, step0 + t + 1)
+        other = crossed(other, nu0, threshold, step0 + t + 1)
     _store_state(states[i], has_pe, mu0, mu1, rho)
     _store_state(states[j], has_pe, nu0, nu1, sigma)
     crossings[i, 0] = cross

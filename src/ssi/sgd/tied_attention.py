@@ -6,7 +6,8 @@ registry scalar target, any of the losses. The step is the generic kernel's and 
 (``softmax_rows``' L ≥ 3 branch, ``reduce_attention``, ``softmax_vjp_diagonal``) in the same order
 on the same draws of the same stream, so the numbers are the same bit for bit
 (tests/unit/sgd/test_specialised_kernels.py), in one compiled loop with the softmax in a local
-L × L array and no call per step; the token projection is written as in :mod:`ssi.sgd.tied_ff`.
+L × L array and no call per step; the tokens are drawn and projected as in :mod:`ssi.sgd.tied_ff`
+(:func:`ssi.sgd.feedforward.draw_tied`).
 """
 from __future__ import annotations
 
@@ -15,11 +16,19 @@ import math
 import numpy as np
 from numba import njit
 
-from ..codes import LOSS_HALF_SQUARE, R_TRACE, T_CUSTOM, T_HE_SUM, T_MIXTURE
-from ..links import loss_factor
-from ..random_streams import any_gamma, gamma_constants, load, normal, store
-from ..target_links import hermite_he, target_scalar
-from .tied_ff import renormalise
+from ..codes import LOSS_HALF_SQUARE, R_TRACE, T_CUSTOM, T_MIXTURE
+from ..softmax import score_row_softmax, trace_softmax_vjp
+from .feedforward import (
+    close_step,
+    constants,
+    crossed,
+    descend,
+    draw_tied,
+    load_tied,
+    loss_scale,
+    store_tied,
+    target_value,
+)
 
 
 @njit(inline="always")
@@ -34,18 +43,7 @@ def _trace_of_softmax(q, A):
     """A = softmax_row(q qᵀ) (row maximum subtracted); return Σ_i A_ii (from 0)."""
     L = q.shape[0]
     for i in range(L):
-        qi = q[i]
-        biggest = qi * q[0]
-        for j in range(1, L):
-            biggest = max(biggest, qi * q[j])
-        total = 0.0
-        for j in range(L):
-            v = math.exp(qi * q[j] - biggest)
-            A[i, j] = v
-            total += v
-        inverse = 1.0 / total
-        for j in range(L):
-            A[i, j] *= inverse
+        score_row_softmax(q, i, A[i])
     s = 0.0
     for i in range(L):
         s += A[i, i]
@@ -55,20 +53,21 @@ def _trace_of_softmax(q, A):
 @njit(inline="always")
 def _gradient(q, A, g, a):
     """a = ∂/∂q ⟨g I, softmax_row(q qᵀ)⟩ (``softmax.softmax_vjp_diagonal`` into a zeroed ``a``)."""
-    L = q.shape[0]
-    for l in range(L):
+    for l in range(q.shape[0]):
         a[l] = 0.0
-    for i in range(L):
-        inner = g * A[i, i]
-        own = a[i]
-        for j in range(L):
-            h = A[i, j] * ((g if i == j else 0.0) - inner)
-            own += h * q[j]
-            if j == i:
-                own += h * q[i]
-            else:
-                a[j] += h * q[i]
-        a[i] = own
+    trace_softmax_vjp(q, A, g, a)
+
+
+@njit(inline="always")
+def _update(m, rho, a, factor, lcode, step, n_star, n_perp):
+    """m − η/d Σ_l a_l z_l (in token order), ρ_u = ρ − η/d Σ_l a_l v_l and Σ_l a_l², with a_l the
+    half-square gradient ``a`` (times the loss's factor)."""
+    a_sq = 0.0
+    along_u = 0.0
+    for l in range(a.shape[0]):
+        al = a[l] if lcode == LOSS_HALF_SQUARE else a[l] * factor
+        m, a_sq, along_u = descend(m, a_sq, along_u, al, step, n_star[l], n_perp[l])
+    return m, rho - step * along_u, a_sq
 
 
 @njit(nogil=True, cache=True, error_model="numpy")
@@ -77,51 +76,19 @@ def advance_tied_attention(stream, state, n_steps, d, lr, pe, tcode, tparams, sp
     """:func:`ssi.sgd.reduced.advance_tied` for the problems :func:`covers` takes (same arguments
     but the student code; the same numbers)."""
     L = pe.shape[0]
-    m = state[0]
-    rho = state[1]
     n_star = np.empty(L)
     n_perp = np.empty(L)
     q = np.empty(L)
     a = np.empty(L)
     A = np.empty((L, L))
-    step = lr / d
-    rest_shape = 0.5 * (d - 2)
-    gamma_b, gamma_c = gamma_constants(rest_shape)
-    he_sum = tcode == T_HE_SUM
-    order = int(tparams[0])
-    scale = tparams[1] if he_sum else 0.0
+    step, rest_shape, gamma_b, gamma_c, he_sum, order, scale, _ = constants(d, lr, tcode, tparams, sparams)
     root = math.sqrt(L)
-    cross = crossing[0]
-    s0, s1, s2, s3 = load(stream)
+    s0, s1, s2, s3, m, rho, cross = load_tied(stream, state, crossing)
     for t in range(n_steps):
-        y = 0.0
-        for l in range(L):
-            s0, s1, s2, s3, z = normal(s0, s1, s2, s3)
-            s0, s1, s2, s3, v = normal(s0, s1, s2, s3)
-            n_star[l] = z
-            n_perp[l] = v
-            q[l] = (0.0 + z * m) + v * rho + 0.0
-            if he_sum:
-                y += hermite_he(order, z)
-        y = scale * y if he_sum else target_scalar(tcode, tparams, n_star)
-        r = _trace_of_softmax(q, A) / root - y
+        s0, s1, s2, s3, _, y = draw_tied(s0, s1, s2, s3, m, rho, he_sum, order, n_star, n_perp, q)
+        r = _trace_of_softmax(q, A) / root - target_value(he_sum, scale, y, tcode, tparams, n_star)
         _gradient(q, A, r / root, a)
-        factor = 1.0 if lcode == LOSS_HALF_SQUARE else loss_factor(lcode, 0.5 * r * r, 1)[0]
-        a_sq = 0.0
-        along_u = 0.0
-        for l in range(L):
-            al = a[l] if lcode == LOSS_HALF_SQUARE else a[l] * factor
-            a_sq += al * al
-            along_u += al * n_perp[l]
-            m -= step * al * n_star[l]
-        rho_u = rho - step * along_u
-        g = 0.0
-        if a_sq > 0.0:
-            s0, s1, s2, s3, g = any_gamma(s0, s1, s2, s3, rest_shape, gamma_b, gamma_c)
-        m, rho = renormalise(m, rho_u, a_sq, step, g)
-        if cross < 0 and abs(m) >= threshold:
-            cross = step0 + t + 1
-    state[0] = m
-    state[1] = rho
-    crossing[0] = cross
-    store(stream, s0, s1, s2, s3)
+        m, rho_u, a_sq = _update(m, rho, a, loss_scale(r, lcode), lcode, step, n_star, n_perp)
+        s0, s1, s2, s3, m, rho = close_step(s0, s1, s2, s3, m, rho_u, a_sq, step, rest_shape, gamma_b, gamma_c)
+        cross = crossed(cross, m, threshold, step0 + t + 1)
+    store_tied(stream, state, crossing, s0, s1, s2, s3, m, rho, cross)

@@ -6,8 +6,8 @@ PE direction (state (m, ρ)), any of the losses. The per-token gradient is
 a_l = r c k He_{k−1}(q_l) (``target_links.target_scalar_vjp``), rescaled for the other losses as
 ``links.other_loss`` does. The operations are the generic kernel's and :mod:`ssi.links`' in the
 same order on the same draws of the same stream, so the numbers are the same bit for bit
-(tests/unit/sgd/test_specialised_kernels.py); the token projection is written as in
-:mod:`ssi.sgd.tied_ff`.
+(tests/unit/sgd/test_specialised_kernels.py); the token projection is the generic kernel's
+(:func:`ssi.sgd.feedforward.tied_projection`).
 """
 from __future__ import annotations
 
@@ -15,10 +15,19 @@ import numpy as np
 from numba import njit
 
 from ..codes import LOSS_HALF_SQUARE, T_HE_SUM
-from ..links import loss_factor
-from ..random_streams import any_gamma, gamma_constants, load, normal, store
 from ..target_links import hermite_he
-from .tied_ff import renormalise
+from .feedforward import (
+    close_step,
+    constants,
+    crossed,
+    descend,
+    load_tied,
+    loss_scale,
+    remainder,
+    renormalise,
+    store_tied,
+    tied_token,
+)
 
 
 @njit(inline="always")
@@ -31,16 +40,12 @@ def covers(k, tcode, scode_is_matched):
 def _draw(s0, s1, s2, s3, m, rho, k, n_star, n_perp, q):
     """Draw the tokens' coordinates (z_l, v_l), store them and q_l; return the stream's state and
     Σ_l He_k(z_l), Σ_l He_k(q_l) (in token order, from 0)."""
+    h = 0.0
     y = 0.0
     f = 0.0
-    for l in range(n_star.shape[0]):
-        s0, s1, s2, s3, z = normal(s0, s1, s2, s3)
-        s0, s1, s2, s3, v = normal(s0, s1, s2, s3)
-        n_star[l] = z
-        n_perp[l] = v
-        x = (0.0 + z * m) + v * rho + 0.0
+    for l in range(q.shape[0]):
+        s0, s1, s2, s3, n_star[l], n_perp[l], x, h, y = tied_token(s0, s1, s2, s3, m, rho, True, k, h, y)
         q[l] = x
-        y += hermite_he(k, z)
         f += hermite_he(k, x)
     return s0, s1, s2, s3, y, f
 
@@ -55,24 +60,8 @@ def _update(m, rho, r, scale, k, factor, lcode, step, n_star, n_perp, q):
         a = r * scale * k * hermite_he(k - 1, q[l])
         if lcode != LOSS_HALF_SQUARE:
             a *= factor
-        a_sq += a * a
-        along_u += a * n_perp[l]
-        m -= step * a * n_star[l]
+        m, a_sq, along_u = descend(m, a_sq, along_u, a, step, n_star[l], n_perp[l])
     return m, rho - step * along_u, a_sq
-
-
-@njit(inline="always")
-def _constants(d, lr, tparams):
-    """η/d, the χ² shape of the d − 2 unseen directions and its sampler's constants, k and c."""
-    rest_shape = 0.5 * (d - 2)
-    gamma_b, gamma_c = gamma_constants(rest_shape)
-    return lr / d, rest_shape, gamma_b, gamma_c, int(tparams[0]), tparams[1]
-
-
-@njit(inline="always")
-def _factor(r, lcode):
-    """The loss's factor on the half-square gradient (one output entry)."""
-    return 1.0 if lcode == LOSS_HALF_SQUARE else loss_factor(lcode, 0.5 * r * r, 1)[0]
 
 
 @njit(nogil=True, cache=True, error_model="numpy")
@@ -81,28 +70,18 @@ def advance_tied_matched(stream, state, n_steps, d, lr, pe, tcode, tparams, spar
     """:func:`ssi.sgd.reduced.advance_tied` for the problems :func:`covers` takes (same arguments
     but the student code; the same numbers)."""
     L = pe.shape[0]
-    m = state[0]
-    rho = state[1]
     n_star = np.empty(L)
     n_perp = np.empty(L)
     q = np.empty(L)
-    step, rest_shape, gamma_b, gamma_c, k, scale = _constants(d, lr, tparams)
-    cross = crossing[0]
-    s0, s1, s2, s3 = load(stream)
+    step, rest_shape, gamma_b, gamma_c, _, k, scale, _ = constants(d, lr, tcode, tparams, sparams)
+    s0, s1, s2, s3, m, rho, cross = load_tied(stream, state, crossing)
     for t in range(n_steps):
         s0, s1, s2, s3, y, f = _draw(s0, s1, s2, s3, m, rho, k, n_star, n_perp, q)
         r = scale * f - scale * y
-        m, rho_u, a_sq = _update(m, rho, r, scale, k, _factor(r, lcode), lcode, step, n_star, n_perp, q)
-        g = 0.0
-        if a_sq > 0.0:
-            s0, s1, s2, s3, g = any_gamma(s0, s1, s2, s3, rest_shape, gamma_b, gamma_c)
-        m, rho = renormalise(m, rho_u, a_sq, step, g)
-        if cross < 0 and abs(m) >= threshold:
-            cross = step0 + t + 1
-    state[0] = m
-    state[1] = rho
-    crossing[0] = cross
-    store(stream, s0, s1, s2, s3)
+        m, rho_u, a_sq = _update(m, rho, r, scale, k, loss_scale(r, lcode), lcode, step, n_star, n_perp, q)
+        s0, s1, s2, s3, m, rho = close_step(s0, s1, s2, s3, m, rho_u, a_sq, step, rest_shape, gamma_b, gamma_c)
+        cross = crossed(cross, m, threshold, step0 + t + 1)
+    store_tied(stream, state, crossing, s0, s1, s2, s3, m, rho, cross)
 
 
 @njit(nogil=True, cache=True, error_model="numpy")
@@ -112,41 +91,27 @@ def advance_tied_matched_pair(streams, states, crossings, i, j, n_steps, d, lr, 
     ``states``, ``crossings``) at once, phase by phase: their steps are independent, so the processor
     overlaps them. Each replicate's numbers are those of :func:`advance_tied_matched`."""
     L = pe.shape[0]
-    m, rho = states[i, 0], states[i, 1]
-    n, sigma = states[j, 0], states[j, 1]
     n_star = np.empty(L)
     n_perp = np.empty(L)
     q = np.empty(L)
     m_star = np.empty(L)
     m_perp = np.empty(L)
     p = np.empty(L)
-    step, rest_shape, gamma_b, gamma_c, k, scale = _constants(d, lr, tparams)
-    cross = crossings[i, 0]
-    other = crossings[j, 0]
-    s0, s1, s2, s3 = load(streams[i])
-    t0, t1, t2, t3 = load(streams[j])
+    step, rest_shape, gamma_b, gamma_c, _, k, scale, _ = constants(d, lr, tcode, tparams, sparams)
+    s0, s1, s2, s3, m, rho, cross = load_tied(streams[i], states[i], crossings[i])
+    t0, t1, t2, t3, n, sigma, other = load_tied(streams[j], states[j], crossings[j])
     for t in range(n_steps):
         s0, s1, s2, s3, y, f = _draw(s0, s1, s2, s3, m, rho, k, n_star, n_perp, q)
         t0, t1, t2, t3, x, h = _draw(t0, t1, t2, t3, n, sigma, k, m_star, m_perp, p)
         r = scale * f - scale * y
         u = scale * h - scale * x
-        m, rho_u, a_sq = _update(m, rho, r, scale, k, _factor(r, lcode), lcode, step, n_star, n_perp, q)
-        n, sigma_u, b_sq = _update(n, sigma, u, scale, k, _factor(u, lcode), lcode, step, m_star, m_perp, p)
-        g = 0.0
-        if a_sq > 0.0:
-            s0, s1, s2, s3, g = any_gamma(s0, s1, s2, s3, rest_shape, gamma_b, gamma_c)
-        e = 0.0
-        if b_sq > 0.0:
-            t0, t1, t2, t3, e = any_gamma(t0, t1, t2, t3, rest_shape, gamma_b, gamma_c)
+        m, rho_u, a_sq = _update(m, rho, r, scale, k, loss_scale(r, lcode), lcode, step, n_star, n_perp, q)
+        n, sigma_u, b_sq = _update(n, sigma, u, scale, k, loss_scale(u, lcode), lcode, step, m_star, m_perp, p)
+        s0, s1, s2, s3, g = remainder(s0, s1, s2, s3, a_sq, rest_shape, gamma_b, gamma_c)
+        t0, t1, t2, t3, e = remainder(t0, t1, t2, t3, b_sq, rest_shape, gamma_b, gamma_c)
         m, rho = renormalise(m, rho_u, a_sq, step, g)
         n, sigma = renormalise(n, sigma_u, b_sq, step, e)
-        if cross < 0 and abs(m) >= threshold:
-            cross = step0 + t + 1
-        if other < 0 and abs(n) >= threshold:
-            other = step0 + t + 1
-    states[i, 0], states[i, 1] = m, rho
-    states[j, 0], states[j, 1] = n, sigma
-    crossings[i, 0] = cross
-    crossings[j, 0] = other
-    store(streams[i], s0, s1, s2, s3)
-    store(streams[j], t0, t1, t2, t3)
+        cross = crossed(cross, m, threshold, step0 + t + 1)
+        other = crossed(other, n, threshold, step0 + t + 1)
+    store_tied(streams[i], states[i], crossings[i], s0, s1, s2, s3, m, rho, cross)
+    store_tied(streams[j], states[j], crossings[j], t0, t1, t2, t3, n, sigma, other)
