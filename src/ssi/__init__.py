@@ -2,11 +2,15 @@
 
 Public API (README "API"): Problem, simulate, integrate_ode, escape_time, population_loss, sie.
 """
+from ._frame_stack import install_on_first_compile
 from ._interrupt import exit_promptly_in_jobs
 from ._jit_cache import package_cache
 
 # in a workflow job only: Ctrl-C ends the job within seconds even inside a numba compilation
 exit_promptly_in_jobs()
+# a process that compiles (cold numba cache) keeps the interpreter's frame-stack chunks instead
+# of mapping and unmapping one at every call across a chunk boundary (ssi/_frame_stack.py)
+install_on_first_compile()
 
 # every module that defines numba-jitted functions is imported inside this block (and listed
 # in _jit_cache.JITTED) so that its compiled code is cached under a folder keyed by the sources

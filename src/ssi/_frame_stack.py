@@ -1,0 +1,136 @@
+"""A cache of the interpreter's frame-stack chunks, for numba's compilations on CPython < 3.14.
+
+CPython 3.11 keeps the frames of Python functions on a per-thread stack made of 16 KiB
+chunks. A call that does not fit in the current chunk maps a new one (``mmap``), and the
+return from it unmaps it (``munmap``). A loop that calls a function exactly at a chunk's end
+therefore maps, touches and unmaps a chunk at every call (CPython issue gh-142183, fixed by a
+one-chunk cache in later 3.13 and 3.14 releases). numba's compiler is deeply recursive Python
+and loops a lot: whether one of its loops sits on a chunk boundary depends on how deep the call
+that starts the compilation is, so the same compilation can cost 4x more in one process than in
+another. Measured here (Python 3.11.7, numba 0.68, cold cache): the ODE job of the tied/untied
+experiment spent 85 s compiling :func:`ssi.links.loss_and_grad`, 56 s of them in the kernel
+(8.4 million page faults), against 19 s with the cache below (0.24 million page faults); the
+compiled code is the same.
+
+The chunks are allocated through Python's arena allocator (``PyObject_SetArenaAllocator``, a
+public C-API hook), as are the 1 MiB arenas of Python's small-object allocator. :func:`install`
+replaces it with two small compiled functions (numba ``cfunc``) that do what CPython's do
+(``mmap`` / ``munmap`` of the requested size) except that up to :data:`SLOTS` freed blocks of
+exactly :data:`CHUNK` bytes, the frame-stack chunks, are kept and handed out again. Arenas of
+every other size go straight to ``munmap``, so blocks mapped before the switch are unmapped by
+the new functions exactly as by the old ones. The interpreter initialises every frame it puts
+on a chunk, so a reused chunk needs no clearing (the upstream fix reuses chunks the same way).
+
+Only compilations suffer, and a warm numba cache compiles nothing: :func:`install_on_first_compile`
+(called on ``import ssi``) installs the cache when numba starts its first compilation in the
+process, so that a job whose kernels load from the cache pays nothing. Set ``SSI_FRAME_STACK_CACHE=0``
+to keep CPython's allocator (the cache changes no number, only the time a compilation takes).
+"""
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+import sys
+import sysconfig
+
+import numpy as np
+
+__all__ = ["install", "install_on_first_compile", "installed", "supported"]
+
+#: the size of a frame-stack chunk (CPython's DATA_STACK_CHUNK_SIZE, 3.11-3.13)
+CHUNK = 16 * 1024
+#: how many freed chunks are kept for reuse (a recursion oscillating across a few boundaries)
+SLOTS = 8
+#: environment variable: "0" keeps CPython's own allocator
+ENABLE = "SSI_FRAME_STACK_CACHE"
+
+#: slot 0: how many chunks are kept; slots 1..SLOTS: their addresses (the allocator's context)
+_kept = np.zeros(SLOTS + 1, dtype=np.uintp)
+_state = {"installed": False, "listener": None}
+
+
+class _ArenaAllocator(ctypes.Structure):
+    """CPython's ``PyObjectArenaAllocator``: context, alloc(ctx, size), free(ctx, ptr, size)."""
+    _fields_ = [("ctx", ctypes.c_void_p), ("alloc", ctypes.c_void_p), ("free", ctypes.c_void_p)]
+
+
+def supported() -> bool:
+    """Whether the cache applies: CPython 3.11-3.13 with the GIL, on a POSIX system, not disabled
+    by ``SSI_FRAME_STACK_CACHE=0``."""
+    return (sys.implementation.name == "cpython" and (3, 11) <= sys.version_info[:2] < (3, 14)
+            and not sysconfig.get_config_var("Py_GIL_DISABLED") and os.name == "posix"
+            and hasattr(mmap, "MAP_ANONYMOUS") and os.environ.get(ENABLE, "1") != "0")
+
+
+def installed() -> bool:
+    """Whether :func:`install` has replaced the arena allocator in this process."""
+    return _state["installed"]
+
+
+def _compile_allocator():
+    """The two native functions of the allocator (compiled on demand: numba's compiler is only
+    loaded by a process that compiles anyway)."""
+    from numba import carray, cfunc, types
+
+    prot, flags = mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+    map_failed = np.iinfo(np.uintp).max   # (void *) -1
+    c_mmap = types.ExternalFunction(
+        "mmap", types.uintp(types.uintp, types.uintp, types.intc, types.intc, types.intc, types.int64))
+    c_munmap = types.ExternalFunction("munmap", types.intc(types.uintp, types.uintp))
+
+    @cfunc(types.uintp(types.voidptr, types.uintp))
+    def alloc(ctx, size):
+        kept = carray(ctx, SLOTS + 1, dtype=np.uintp)
+        if size == CHUNK and kept[0] > 0:
+            kept[0] -= 1
+            return kept[1 + kept[0]]
+        address = c_mmap(0, size, prot, flags, -1, 0)
+        return 0 if address == map_failed else address
+
+    @cfunc(types.void(types.voidptr, types.uintp, types.uintp))
+    def free(ctx, address, size):
+        kept = carray(ctx, SLOTS + 1, dtype=np.uintp)
+        if size == CHUNK and kept[0] < SLOTS:
+            kept[1 + kept[0]] = address
+            kept[0] += 1
+            return
+        c_munmap(address, size)
+
+    return alloc, free
+
+
+def install() -> bool:
+    """Replace the interpreter's arena allocator by the chunk-keeping one (once per process).
+
+    Returns
+    -------
+    bool
+        Whether the cache is installed (False where :func:`supported` is False).
+    """
+    if _state["installed"] or not supported():
+        return _state["installed"]
+    _state["installed"] = True   # first: the compilation below must not install it again
+    alloc, free = _compile_allocator()
+    allocator = _ArenaAllocator(_kept.ctypes.data, alloc.address, free.address)
+    ctypes.pythonapi.PyObject_SetArenaAllocator(ctypes.byref(allocator))
+    # the interpreter keeps a copy of the structure; the functions must live as long as it
+    _state["functions"] = (alloc, free, allocator)
+    return True
+
+
+def install_on_first_compile() -> None:
+    """Install the cache as numba starts the process's first compilation (none: nothing done)."""
+    if _state["listener"] is not None or not supported():
+        return
+    from numba.core import event
+
+    class _FirstCompile(event.Listener):
+        def on_start(self, ev):
+            install()
+
+        def on_end(self, ev):
+            pass
+
+    _state["listener"] = _FirstCompile()
+    event.register("numba:compile", _state["listener"])
