@@ -7,7 +7,7 @@ therefore maps, touches and unmaps a chunk at every call (CPython issue gh-14218
 one-chunk cache in later 3.13 and 3.14 releases). numba's compiler is deeply recursive Python
 and loops a lot: whether one of its loops sits on a chunk boundary depends on how deep the call
 that starts the compilation is, so the same compilation can cost 4x more in one process than in
-another. Measured here (Python 3.11.7, numba 0.68, cold cache): the ODE job of the tied/untied
+another. For example (Python 3.11.7, numba 0.68, cold cache), the ODE job of the tied/untied
 experiment spent 85 s compiling :func:`ssi.links.loss_and_grad`, 56 s of them in the kernel
 (8.4 million page faults), against 19 s with the cache below (0.24 million page faults); the
 compiled code is the same.
@@ -33,6 +33,7 @@ import mmap
 import os
 import sys
 import sysconfig
+import warnings
 
 import numpy as np
 
@@ -47,7 +48,7 @@ ENABLE = "SSI_FRAME_STACK_CACHE"
 
 #: slot 0: how many chunks are kept; slots 1..SLOTS: their addresses (the allocator's context)
 _kept = np.zeros(SLOTS + 1, dtype=np.uintp)
-_state = {"installed": False, "listener": None}
+_state = {"tried": False, "installed": False, "listener": None}
 
 
 class _ArenaAllocator(ctypes.Structure):
@@ -103,19 +104,27 @@ def _compile_allocator():
 def install() -> bool:
     """Replace the interpreter's arena allocator by the chunk-keeping one (once per process).
 
+    The cache only saves time: if its two functions cannot be compiled, CPython's allocator stays,
+    with a warning, and the compilation that asked for the cache goes on.
+
     Returns
     -------
     bool
         Whether the cache is installed (False where :func:`supported` is False).
     """
-    if _state["installed"] or not supported():
+    if _state["tried"] or not supported():
         return _state["installed"]
-    _state["installed"] = True   # first: the compilation below must not install it again
-    alloc, free = _compile_allocator()
+    _state["tried"] = True   # first: the compilation below must not try again
+    try:
+        alloc, free = _compile_allocator()
+    except Exception as error:  # noqa: BLE001 (any failure leaves CPython's allocator in place)
+        warnings.warn(f"ssi: the frame-stack chunk cache is off ({error!r})", RuntimeWarning, stacklevel=2)
+        return False
     allocator = _ArenaAllocator(_kept.ctypes.data, alloc.address, free.address)
     ctypes.pythonapi.PyObject_SetArenaAllocator(ctypes.byref(allocator))
     # the interpreter keeps a copy of the structure; the functions must live as long as it
     _state["functions"] = (alloc, free, allocator)
+    _state["installed"] = True
     return True
 
 

@@ -91,3 +91,28 @@ def test_installed_by_the_first_compilation_and_not_before():
     assert installed == "False True"
     assert total == str(sum(len(str(i)) for i in range(100_000)))
     assert _run(FIRST_COMPILE, SSI_FRAME_STACK_CACHE="0").splitlines()[0] == "False False"
+
+
+FAILED_CACHE = textwrap.dedent("""
+    import warnings
+    from ssi import _frame_stack
+    from numba import njit
+    def broken():
+        raise OSError("no mmap here")
+    _frame_stack._compile_allocator = broken
+    @njit
+    def fresh(x):
+        return x + 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = fresh(1)   # the compilation that asks for the cache
+    print(value, _frame_stack.installed(), [str(w.message) for w in caught])
+""")
+
+
+def test_a_cache_that_cannot_be_compiled_leaves_the_compilation_alone():
+    """If the allocator's functions fail to compile, the compilation that asked for them still
+    succeeds, CPython's allocator stays, and a warning says so."""
+    value, installed, messages = _run(FAILED_CACHE).split(" ", 2)
+    assert (value, installed) == ("2", "False")
+    assert "frame-stack chunk cache is off" in messages and "no mmap here" in messages
