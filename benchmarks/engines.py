@@ -176,7 +176,8 @@ def ingredients(problem: Problem) -> dict:
             # one per row for the student, and for the mixture's target; the constant pattern once per call
             exps = 4 if mixture else {"trace": 2, "projection": 2}.get(problem.reduction, 4)
         elif problem.student == "attention":
-            exps = L * L * (2 if mixture else 1)         # the softmax rows (generic kernel)
+            # the softmax rows, one exponential per pair {i, j} (ssi.softmax.score_softmax)
+            exps = L * (L + 1) // 2 * (2 if mixture else 1)
         return {"normals": L * (r + 1), "gammas": 1, "exps": exps}
     return {"normals": 2 * L, "gammas": L, "exps": 0}
 

@@ -40,8 +40,51 @@ def softmax_rows(q, mats, slot):
             mats[slot, i, 0] = big if x >= 0.0 else small
             mats[slot, i, 1] = small if x >= 0.0 else big
         return
+    score_softmax(q, mats[slot])
+
+
+#: the largest score max_ij q_i q_j with which :func:`score_softmax` shares one exponential between
+#: the entries (i, j) and (j, i): every exponent then lies in [−2·SHARED_SHIFT_LIMIT, 0], far from
+#: underflow
+SHARED_SHIFT_LIMIT = 300.0
+
+
+@_jit
+def score_softmax(q, A):
+    """A = softmax_row(q qᵀ), the row softmax of the scores q_i q_j, for any L.
+
+    The scores are symmetric, so one exponential serves the entries (i, j) and (j, i) when every
+    row is shifted by the same c = max_ij q_i q_j = max(q_max², q_min²) instead of its own maximum
+    (docs/theory.md, "Model and conventions"): L(L + 1)/2 exponentials instead of L². Each row's
+    own maximum q_i·(q_max or q_min) is ≥ 0, so the shift costs a row at most a factor e^(−c) and,
+    for c ≤ :data:`SHARED_SHIFT_LIMIT`, no exponential underflows; beyond it (|q_l| > 17, never met
+    by Gaussian projections) each row is shifted by its own maximum (:func:`score_row_softmax`).
+    """
+    L = q.shape[0]
+    low = q[0]
+    high = q[0]
+    for j in range(1, L):
+        low = min(low, q[j])
+        high = max(high, q[j])
+    shift = max(low * low, high * high)
+    if shift > SHARED_SHIFT_LIMIT:
+        for i in range(L):
+            score_row_softmax(q, i, A[i])
+        return
     for i in range(L):
-        score_row_softmax(q, i, mats[slot, i])
+        qi = q[i]
+        for j in range(i):
+            v = math.exp(qi * q[j] - shift)
+            A[i, j] = v
+            A[j, i] = v
+        A[i, i] = math.exp(qi * qi - shift)
+    for i in range(L):
+        total = 0.0
+        for j in range(L):
+            total += A[i, j]
+        inverse = 1.0 / total
+        for j in range(L):
+            A[i, j] *= inverse
 
 
 @_jit
@@ -91,27 +134,26 @@ def softmax_vjp(q, mats, grad, scale):
 @_jit
 def softmax_vjp_diagonal(q, mats, g, grad):
     """:func:`softmax_vjp` with scale 1 and the diagonal cotangent G = g·I (the trace reduction),
-    G not stored: Σ_k G_ik A_ik = g A_ii. The same operations on the same values, so the same bits
-    (the terms 0·A_ik that :func:`softmax_vjp` adds are exact zeros)."""
+    G not stored: :func:`trace_softmax_vjp` on A in mats[M_SOFTMAX]."""
     trace_softmax_vjp(q, mats[M_SOFTMAX], g, grad)
 
 
 @_jit
 def trace_softmax_vjp(q, A, g, grad):
-    """grad += ∂/∂q ⟨g I, softmax_row(q qᵀ)⟩ given A = softmax_row(q qᵀ): the operations of
-    :func:`softmax_vjp_diagonal` on a matrix of its own."""
+    """grad += ∂/∂q ⟨g I, softmax_row(q qᵀ)⟩ given A = softmax_row(q qᵀ).
+
+    With G = g I, H_ij = A_ij (G_ij − Σ_k G_ik A_ik) = g A_ij (δ_ij − A_ii) (:func:`softmax_vjp`), so
+    ∂/∂q_l = Σ_j (H_lj + H_jl) q_j = g [A_ll (2 q_l − (A q)_l) − (Aᵀ v)_l] with v_j = A_jj q_j:
+    two matrix-vector products instead of the L² branches of the general case.
+    """
     L = q.shape[0]
-    for i in range(L):
-        inner = g * A[i, i]
-        own = grad[i]                           # as in softmax_vjp
+    for l in range(L):
+        along = 0.0
+        across = 0.0
         for j in range(L):
-            h = A[i, j] * ((g if i == j else 0.0) - inner)
-            own += h * q[j]
-            if j == i:
-                own += h * q[i]
-            else:
-                grad[j] += h * q[i]
-        grad[i] = own
+            along += A[l, j] * q[j]
+            across += A[j, l] * (A[j, j] * q[j])
+        grad[l] += g * (A[l, l] * (2.0 * q[l] - along) - across)
 
 
 @_jit

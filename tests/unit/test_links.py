@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 from numpy.polynomial.hermite_e import hermegauss
 
-from ssi import Problem, links
+from ssi import Problem, links, softmax
 from ssi.problems import ACTIVATIONS, STUDENTS, TARGETS
 from support.reference import attention_matrix, central_difference, ref_loss, ref_student
 
@@ -179,6 +179,33 @@ def test_attention_generic_path_large_inputs_stable():
     loss, a = p.loss_and_grad(np.zeros_like(q), q)
     assert np.all(np.isfinite(loss)) and np.all(np.isfinite(a))
     np.testing.assert_allclose(p.student_value(q), ref_student(p, q), rtol=1e-12)
+
+
+@pytest.mark.parametrize("L", [3, 5, 9])
+def test_shared_exponential_softmax_and_trace_vjp(L):
+    """L ≥ 3: softmax_row(q qᵀ) with one exponential per pair (i, j), on either side of the shared
+    shift's limit (max q_l² ≤ 300, else row by row), and the trace reduction's vector–Jacobian
+    product, against numpy (A, and H = A (G − Σ_k G_ik A_ik) with G = g I)."""
+    rng = np.random.default_rng(L)
+    limit = math.sqrt(softmax.SHARED_SHIFT_LIMIT)
+    inside = rng.uniform(-1.0, 1.0, (50, L)) * limit
+    inside[:, 0] = limit * (1.0 - 1e-9)                   # the shared shift, just inside its limit
+    outside = rng.uniform(-1.0, 1.0, (50, L)) * limit
+    outside[:, 0] = -limit * (1.0 + 1e-9)                 # row by row, just beyond it
+    far = rng.normal(0.0, 30.0, (50, L))
+    far[:, 0] = 40.0
+    q = np.concatenate([rng.normal(0.0, 1.0, (300, L)), rng.normal(0.0, 6.0, (100, L)), inside, outside, far])
+    g = 0.7
+    for qi in q:
+        A = np.empty((L, L))
+        softmax.score_softmax(qi, A)
+        ref = attention_matrix(qi[None])[0]
+        np.testing.assert_allclose(A, ref, rtol=1e-12, atol=1e-300)
+        grad = np.zeros(L)
+        softmax.trace_softmax_vjp(qi, A, g, grad)
+        G = g * np.eye(L)
+        H = ref * (G - (G * ref).sum(axis=1, keepdims=True))
+        np.testing.assert_allclose(grad, (H + H.T) @ qi, rtol=1e-10, atol=1e-12 * max(1.0, np.abs(qi).max()))
 
 
 # --- target values ---------------------------------------------------------------------

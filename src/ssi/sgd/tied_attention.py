@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from ..codes import LOSS_HALF_SQUARE, R_TRACE, T_CUSTOM, T_MIXTURE
-from ..softmax import score_row_softmax, trace_softmax_vjp
+from ..softmax import score_softmax, trace_softmax_vjp
 from .feedforward import (
     close_step,
     constants,
@@ -41,11 +41,9 @@ def covers(L, k, tcode, scode_is_attention, reduction):
 @njit(inline="always")
 def _trace_of_softmax(q, A):
     """A = softmax_row(q qᵀ) (row maximum subtracted); return Σ_i A_ii (from 0)."""
-    L = q.shape[0]
-    for i in range(L):
-        score_row_softmax(q, i, A[i])
+    score_softmax(q, A)
     s = 0.0
-    for i in range(L):
+    for i in range(q.shape[0]):
         s += A[i, i]
     return s
 

@@ -61,6 +61,9 @@ LAW_CASES = {
     "attention-trace-opposite": dict(problem=dict(L=2, target="he2_sum", student="attention",
                                                   reduction="trace", pe="opposite"),
                                      lr=0.5, m0=0.3, e0=0.2),
+    # attention, trace reduction, L = 4 without PE (C4's attention; the kernel of ssi.sgd.tied_attention)
+    "attention-trace-L4": dict(problem=dict(L=4, target="he2_sum", student="attention", reduction="trace"),
+                               lr=0.5, m0=0.3),
     # attention, identity reduction, semantic/positional mixture (ω = 0.5, a = 1)
     "attention-identity-mixture": dict(problem=dict(L=2, target="mixture", student="attention",
                                                     reduction="identity", pe="opposite", omega=0.5, a=1.0),
