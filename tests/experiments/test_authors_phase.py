@@ -134,13 +134,16 @@ def _padded_grid_minima(rule, values):
 
 @pytest.mark.parametrize("res", [21, 40])
 def test_grid_minima_equal_their_padded_comparison(res):
-    """Blocked comparisons without padding give their mask exactly: ties, +inf off the disk, a
-    first quadrant without a finite value, more cells than one block."""
+    """The minima without padding give their mask exactly: ties, +inf off the disk, a first
+    quadrant without a finite value, NaN and −inf values."""
     rule = ap.AuthorsRule(res, False)
     values = np.round(np.random.default_rng(res).standard_normal((19, res, res)), 1)
     values[:, ~rule.inside] = np.inf
     values[3][rule.quadrant] = np.inf
     values[5] = 0.0
+    values[7][rule.inside & (np.arange(res)[:, None] % 3 == 0)] = np.nan    # NaN: x ≤ NaN is false
+    values[8][rule.quadrant] = np.nan                                        # ... and argmin finds it
+    values[9][rule.inside] = -np.inf
     np.testing.assert_array_equal(rule.grid_minima(values), _padded_grid_minima(rule, values))
 
 

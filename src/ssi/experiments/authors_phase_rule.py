@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit, prange
 
 from .. import phase
 from .authors_phase_basis import coefficient_rows, gh_basis, spline_basis, symmetric_basis
@@ -22,8 +23,6 @@ CORNER = 1e-10
 #: half-width of their Hessian box and its points per axis
 HESS_HALF = 0.03
 BOX_POINTS = 10
-#: cells per block of the grid-minimum search
-MINIMA_BLOCK = 8
 
 
 # --- the authors' rule ----------------------------------------------------------------------------
@@ -123,29 +122,23 @@ class AuthorsRule:
         """Their grid minima (mask, first-quadrant argmin included) of values (P, res, res).
 
         A point is a minimum when it is finite and ≤ its (up to 8) neighbours on the grid (their
-        padding with +inf makes the comparisons across the border true); taken over blocks of
-        cells so that the comparisons run in cache.
+        padding with +inf makes the comparisons across the border true).
         """
-        P, res = values.shape[0], values.shape[-1]
-        mask = np.empty(values.shape, bool)
-        first = np.empty(P, int)
-        i0, j0 = self.quadrant_corner
-        width = res - j0
-        allowed = self.good & self.quadrant
-        for lo in range(0, P, MINIMA_BLOCK):
-            v = values[lo:lo + MINIMA_BLOCK]
-            is_min = np.isfinite(v)
-            for di in (-1, 0, 1):
-                for dj in (-1, 0, 1):
-                    if (di, dj) != (0, 0):
-                        here = (slice(None), slice(max(0, -di), res - max(0, di)), slice(max(0, -dj), res - max(0, dj)))
-                        there = (slice(None), slice(max(0, di), res + min(0, di)), slice(max(0, dj), res + min(0, dj)))
-                        is_min[here] &= v[here] <= v[there]
-            mask[lo:lo + MINIMA_BLOCK] = is_min & allowed
-            k = np.argmin(v[:, i0:, j0:].reshape(v.shape[0], -1), axis=1)
-            first[lo:lo + MINIMA_BLOCK] = (i0 + k // width) * res + j0 + k % width
-        mask.reshape(P, -1)[np.arange(P), first] = True
+        P = values.shape[0]
+        bounds, points = self.minimum_points(values)
+        mask = np.zeros(values.shape, bool)
+        mask.reshape(P, -1)[np.repeat(np.arange(P), np.diff(bounds)), points] = True
         return mask
+
+    def minimum_points(self, values, where=None):
+        """:meth:`grid_minima` as flat grid indices: cell p's minima are
+        ``points[bounds[p]:bounds[p + 1]]``, in increasing order. ``values`` is (P, res, res), or
+        (P, n) with the values at the flat grid indices ``where`` (n,) and +inf elsewhere."""
+        i0, j0 = self.quadrant_corner
+        P = values.shape[0]
+        if where is None:
+            where = np.arange(self.resolution ** 2)
+        return _minimum_points(np.ascontiguousarray(values.reshape(P, -1)), where, self.good & self.quadrant, i0, j0)
 
     def classify(self, a_values, omega_values, bases, progress=None) -> dict:
         """Their three bits on the tensor grid ``omega_values × a_values`` (arrays (n_ω, n_a))."""
@@ -158,6 +151,8 @@ class AuthorsRule:
         flat_grid = bases["grid"].reshape(6, -1)
         inside = self.inside.ravel()
         grid_inside = flat_grid[:, inside]
+        inside_index = np.flatnonzero(inside)
+        position = np.cumsum(inside) - 1                         # a grid index's column in grid_inside
         ge, gm = self.grid_e.ravel(), self.grid_m.ravel()
         r = self.radius
         for row, omega in enumerate(omega_values):
@@ -167,15 +162,9 @@ class AuthorsRule:
             out["v_e"][row], out["H_ee"][row], out["H_mm"][row], out["H_em"][row] = v_e, H[:, 0, 0], H[:, 1, 1], H[:, 1, 0]
             out["pos_ok"][row], out["sem_ok"][row] = pos_ok, sem_ok
             need = ~(pos_ok | sem_ok) if self.fast else np.ones(a_values.size, bool)
-            masks = None
             if need.any():
-                values = np.full((int(need.sum()), flat_grid.shape[1]), np.inf)
-                values[:, inside] = rows[need] @ grid_inside
-                masks = self.grid_minima(values.reshape(-1, *self.grid_e.shape)).reshape(values.shape[0], -1)
-                values_need = values
-            if masks is not None:
-                cells, points = np.nonzero(masks)
-                bounds = np.searchsorted(cells, np.arange(masks.shape[0] + 1))
+                values = rows[need] @ grid_inside                  # the grid's values inside the disk
+                bounds, points = self.minimum_points(values, inside_index)
             k_need = 0
             for col in range(a_values.size):
                 es, ms, ls = [], [], []
@@ -184,7 +173,7 @@ class AuthorsRule:
                     keep = ~((ge[idx] >= 1 - r - 3 * CORNER) & pos_ok[col]) & ~((gm[idx] >= 1 - r - 3 * CORNER)
                                                                                & sem_ok[col])
                     idx = idx[keep]
-                    es, ms, ls = list(ge[idx]), list(gm[idx]), list(values_need[k_need, idx])
+                    es, ms, ls = list(ge[idx]), list(gm[idx]), list(values[k_need, position[idx]])
                     k_need += 1
                 if pos_ok[col]:
                     es.append(1.0), ms.append(0.0), ls.append(corners[col, 0])
@@ -216,3 +205,93 @@ def confusion(theirs, ours) -> np.ndarray:
     np.add.at(out, (theirs, ours), 1)
     return out
 
+
+
+@njit(inline="always")
+def _smaller(a, b):
+    return a if a < b else b
+
+
+@njit
+def _first_quadrant_argmin(v, i0, j0):
+    """np.argmin of v[i0:, j0:] as a flat index of v (the first minimum; the first NaN, if any)."""
+    res = v.shape[1]
+    first = i0 * res + j0
+    best = v[i0, j0]
+    for i in range(i0, res):
+        for j in range(j0, res):
+            x = v[i, j]
+            if x < best or (np.isnan(x) and not np.isnan(best)):
+                best = x
+                first = i * res + j
+    return first
+
+
+@njit
+def _local_minima(v, allowed, out):
+    """out[f] = (v finite, ≤ its up to 8 neighbours, allowed) at the flat index f = i·res + j.
+
+    Without NaN, x ≤ every neighbour is x = the minimum of its 3 × 3 block (x included), taken
+    separably (rows, then columns) in loops the compiler vectorises; with a NaN in v, the
+    comparisons one by one (x ≤ NaN is false)."""
+    res = v.shape[0]
+    nan = False
+    for i in range(res):
+        for j in range(res):
+            nan |= np.isnan(v[i, j])
+    if nan:
+        for i in range(res):
+            for j in range(res):
+                x = v[i, j]
+                ok = allowed[i, j] and np.isfinite(x)
+                for di in range(-1, 2):
+                    for dj in range(-1, 2):
+                        if 0 <= i + di < res and 0 <= j + dj < res:
+                            ok = ok and x <= v[i + di, j + dj]
+                out[i * res + j] = ok
+        return
+    across = np.empty((res, res))
+    for i in range(res):
+        across[i, 0] = _smaller(v[i, 0], v[i, 1])
+        for j in range(1, res - 1):
+            across[i, j] = _smaller(_smaller(v[i, j - 1], v[i, j]), v[i, j + 1])
+        across[i, res - 1] = _smaller(v[i, res - 2], v[i, res - 1])
+    for i in range(res):
+        above = across[max(i - 1, 0)]
+        below = across[min(i + 1, res - 1)]
+        for j in range(res):
+            x = v[i, j]
+            block = _smaller(_smaller(above[j], across[i, j]), below[j])
+            out[i * res + j] = allowed[i, j] and x == block and x < np.inf and x > -np.inf
+
+
+@njit(cache=True, parallel=True)
+def _minimum_points(values, where, allowed, i0, j0):
+    """:meth:`AuthorsRule.minimum_points`: ``values`` (P, n) at the flat indices ``where`` of the
+    (res, res) grid (+inf elsewhere), the mask ``allowed`` (res, res), the first quadrant from
+    (i0, j0); returns (bounds (P + 1,), points)."""
+    P, res = values.shape[0], allowed.shape[0]
+    is_min = np.zeros((P, res * res), np.bool_)
+    counts = np.zeros(P, np.int64)
+    for p in prange(P):
+        v = np.full(res * res, np.inf)
+        for k in range(where.size):
+            v[where[k]] = values[p, k]
+        grid = v.reshape(res, res)
+        _local_minima(grid, allowed, is_min[p])
+        is_min[p, _first_quadrant_argmin(grid, i0, j0)] = True
+        n = 0
+        for f in range(res * res):
+            n += is_min[p, f]
+        counts[p] = n
+    bounds = np.zeros(P + 1, np.int64)
+    for p in range(P):
+        bounds[p + 1] = bounds[p] + counts[p]
+    points = np.empty(bounds[P], np.int64)
+    for p in prange(P):
+        k = bounds[p]
+        for f in range(res * res):
+            if is_min[p, f]:
+                points[k] = f
+                k += 1
+    return bounds, points
