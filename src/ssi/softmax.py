@@ -159,7 +159,12 @@ def trace_softmax_vjp(q, A, g, grad):
 @_jit
 def softmax2_row(x):
     """Row (A_i0, A_i1) of softmax_row(q qᵀ) at L = 2 from x = q_i (q_0 − q_1), as softmax_rows."""
-    small = math.exp(-abs(x))
+    return softmax2_row_from(x, math.exp(-abs(x)))
+
+
+@_jit
+def softmax2_row_from(x, small):
+    """:func:`softmax2_row` given its exponential ``small`` = e^(−|x|) (the same operations)."""
     big = 1.0 / (1.0 + small)
     small *= big
     if x >= 0.0:
@@ -224,15 +229,24 @@ def attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1):
 
 
 @_jit
-def attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off):
+def attention2_mixture_exponentials(z0, z1, q0, q1):
+    """The exponentials e^(−|x|) of the four rows of :func:`attention2_mixture_residual`: the
+    student's rows (x = q_i (q_0 − q_1)), then the target's (x = z_i (z_0 − z_1))."""
+    return (math.exp(-abs(q0 * (q0 - q1))), math.exp(-abs(q1 * (q0 - q1))),
+            math.exp(-abs(z0 * (z0 - z1))), math.exp(-abs(z1 * (z0 - z1))))
+
+
+@_jit
+def attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off, e_q0, e_q1, e_z0, e_z1):
     """The residual of the attention student against the mixture target at L = 2, entrywise:
     G = softmax_row(q qᵀ) − (keep·softmax_row(z* z*ᵀ) + ω·P), with P's diagonal and off-diagonal
-    entries ``p_diag``, ``p_off``; returns (g00, g01, g10, g11) and the student's softmax
-    (A00, A01, A10, A11), in the generic path's order (mixture_value, softmax_rows)."""
-    s00, s01 = softmax2_row(z0 * (z0 - z1))
-    s10, s11 = softmax2_row(z1 * (z0 - z1))
-    A00, A01 = softmax2_row(q0 * (q0 - q1))
-    A10, A11 = softmax2_row(q1 * (q0 - q1))
+    entries ``p_diag``, ``p_off``, given the rows' exponentials
+    (:func:`attention2_mixture_exponentials`); returns (g00, g01, g10, g11) and the student's
+    softmax (A00, A01, A10, A11), in the generic path's order (mixture_value, softmax_rows)."""
+    s00, s01 = softmax2_row_from(z0 * (z0 - z1), e_z0)
+    s10, s11 = softmax2_row_from(z1 * (z0 - z1), e_z1)
+    A00, A01 = softmax2_row_from(q0 * (q0 - q1), e_q0)
+    A10, A11 = softmax2_row_from(q1 * (q0 - q1), e_q1)
     g00 = A00 - (keep * s00 + omega * p_diag)
     g01 = A01 - (keep * s01 + omega * p_off)
     g10 = A10 - (keep * s10 + omega * p_off)
@@ -243,9 +257,17 @@ def attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off):
 @_jit
 def attention2_mixture(z0, z1, q0, q1, keep, omega, p_diag, p_off):
     """The attention student against the mixture target at L = 2 (:func:`attention2_mixture_residual`'s
-    arguments): (a_0, a_1, ½‖G‖²), the loss summed entry by entry in row order and its gradient
-    (:func:`attention2_grad`), in the generic path's order."""
-    g00, g01, g10, g11, A00, A01, A10, A11 = attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off)
+    arguments but the exponentials): (a_0, a_1, ½‖G‖²), the loss summed entry by entry in row order
+    and its gradient (:func:`attention2_grad`), in the generic path's order."""
+    e_q0, e_q1, e_z0, e_z1 = attention2_mixture_exponentials(z0, z1, q0, q1)
+    return attention2_mixture_from(z0, z1, q0, q1, keep, omega, p_diag, p_off, e_q0, e_q1, e_z0, e_z1)
+
+
+@_jit
+def attention2_mixture_from(z0, z1, q0, q1, keep, omega, p_diag, p_off, e_q0, e_q1, e_z0, e_z1):
+    """:func:`attention2_mixture` given the rows' exponentials (:func:`attention2_mixture_exponentials`)."""
+    g00, g01, g10, g11, A00, A01, A10, A11 = attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off,
+                                                                         e_q0, e_q1, e_z0, e_z1)
     loss = 0.0
     loss += 0.5 * g00 * g00
     loss += 0.5 * g01 * g01

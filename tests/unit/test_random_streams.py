@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 from scipy import stats
 
 from ssi import Problem, random_streams, simulate
@@ -70,6 +71,58 @@ def test_chi2_moments(dof):
     assert abs(_moment_z(c, lambda v: v, k, 2 * k)) < K_SE
     m4 = k * (k + 2) * (k + 4) * (k + 6)
     assert abs(_moment_z(c, lambda v: v * v, k * (k + 2), m4 - (k * (k + 2)) ** 2)) < K_SE
+
+
+@njit
+def _marsaglia_tsang(state, n, shape):
+    """n gamma(shape) draws (shape > 1) with Marsaglia and Tsang's squeeze alone before the exact test."""
+    b = shape - 1.0 / 3.0
+    c = 1.0 / math.sqrt(9.0 * b)
+    out = np.empty(n)
+    s0, s1, s2, s3 = random_streams.load(state)
+    for i in range(n):
+        while True:
+            s0, s1, s2, s3, x = random_streams.normal(s0, s1, s2, s3)
+            v = 1.0 + c * x
+            if v <= 0.0:
+                continue
+            v = v * v * v
+            s0, s1, s2, s3, u = random_streams.uniform(s0, s1, s2, s3)
+            xx = x * x
+            if u < 1.0 - 0.0331 * xx * xx or math.log(u) < 0.5 * xx + b * (1.0 - v + math.log(v)):
+                out[i] = b * v
+                break
+    random_streams.store(state, s0, s1, s2, s3)
+    return out
+
+
+@pytest.mark.parametrize("shape", [1.05, 1.5, 3.5, 498.5, 49_998.5])
+def test_gamma_squeeze_keeps_the_exact_tests_draws(shape):
+    # the second squeeze accepts only what the exact test accepts: the same draws, bit for bit
+    draws = random_streams.chi2s(stream(8, 1), 1_000_000, 2.0 * shape) / 2.0
+    reference = _marsaglia_tsang(stream(8, 1), 1_000_000, shape)
+    assert draws.tobytes() == reference.tobytes()
+
+
+def test_gamma_squeeze_is_inside_the_exact_acceptance_region():
+    # at the squeeze's edge (U just below 1 − κ b y⁴ − μ (1 + b), |y| ≤ 0.1), in floating point
+    rng = np.random.default_rng(3)
+    for b in (0.7, 3.2, 497.0, 5e5, 5e7):
+        c = 1.0 / math.sqrt(9.0 * b)
+        reach = min(8.0, random_streams._SQUEEZE_Y / c)       # the normal's range, within |y| ≤ 0.1
+        x = rng.uniform(-reach, reach, 20_000)
+        y = c * x
+        v = 1.0 + y
+        v = v * v * v
+        edge = 1.0 - random_streams._SQUEEZE_KAPPA * b * y ** 4 - random_streams._SQUEEZE_MU * (1.0 + b)
+        keep = edge > 0.0                           # where the squeeze can accept a uniform
+        assert keep.mean() > 0.3
+        x, y, v, edge = x[keep], y[keep], v[keep], edge[keep]
+        u = np.nextafter(edge, 0.0)
+        assert np.all(np.log(u) < 0.5 * x * x + b * (1.0 - v + np.log(v)))
+        # without the margin μ the squeeze would still hold here, with κ/2 it would not
+        half = 1.0 - 0.5 * random_streams._SQUEEZE_KAPPA * b * y ** 4
+        assert not np.all(np.log(half) < 0.5 * x * x + b * (1.0 - v + np.log(v)))
 
 
 def test_normal_histogram():

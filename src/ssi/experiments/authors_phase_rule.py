@@ -215,16 +215,9 @@ def _smaller(a, b):
 @njit
 def _first_quadrant_argmin(v, i0, j0):
     """np.argmin of v[i0:, j0:] as a flat index of v (the first minimum; the first NaN, if any)."""
-    res = v.shape[1]
-    first = i0 * res + j0
-    best = v[i0, j0]
-    for i in range(i0, res):
-        for j in range(j0, res):
-            x = v[i, j]
-            if x < best or (np.isnan(x) and not np.isnan(best)):
-                best = x
-                first = i * res + j
-    return first
+    width = v.shape[1] - j0
+    k = np.argmin(v[i0:, j0:])
+    return (i0 + k // width) * v.shape[1] + j0 + k % width
 
 
 @njit
@@ -232,7 +225,7 @@ def _local_minima(v, allowed, out):
     """out[f] = (v finite, ≤ its up to 8 neighbours, allowed) at the flat index f = i·res + j.
 
     Without NaN, x ≤ every neighbour is x = the minimum of its 3 × 3 block (x included), taken
-    separably (rows, then columns) in loops the compiler vectorises; with a NaN in v, the
+    separably (rows, then columns); with a NaN in v, the
     comparisons one by one (x ≤ NaN is false)."""
     res = v.shape[0]
     nan = False

@@ -34,7 +34,7 @@ from ..codes import (
 )
 from ..links import loss_factor
 from ..random_streams import gamma_constants, load, normal, store
-from ..softmax import attention2_mixture, attention2_scalar
+from ..softmax import attention2_mixture_from, attention2_scalar
 from ..target_links import hermite_he
 from .feedforward import crossed, remainder
 
@@ -54,16 +54,35 @@ def covers(L, k, tcode, scode_is_attention):
 
 
 @njit(inline="always")
-def _logistic(x):
-    """``softmax.logistic`` without its branch (the same value: e^(−|x|) is its exponential on
-    either side); the sign of x is random, so a branch would be mispredicted half the time."""
-    e = math.exp(-abs(x))
+def _logistic(x, e):
+    """``softmax.logistic`` from x and e = e^(−|x|), without its branch (the same value: e^(−|x|)
+    is its exponential on either side); the sign of x is random, so a branch would be mispredicted
+    half the time."""
     return (1.0 if x >= 0.0 else e) / (1.0 + e)
 
 
 @njit(inline="always")
+def _target_exponentials(mixture, z0, z1):
+    """The mixture target's exponentials e^(−|x|) of its two rows (x_i = z_i (z_0 − z_1); 1.0 for a
+    scalar target, ``mixture`` false): ``(e_z0, e_z1)``. They depend on the draws alone. The
+    kernels compute the exponentials of all their replicates in a row, the targets' first: exp is a
+    call, around which the live floating-point values are saved and restored, so the calls are
+    grouped (the numbers do not depend on the order)."""
+    if mixture:
+        return math.exp(-abs(z0 * (z0 - z1))), math.exp(-abs(z1 * (z0 - z1)))
+    return 1.0, 1.0
+
+
+@njit(inline="always")
+def _student_exponentials(q0, q1):
+    """The student's exponentials e^(−|x|) of its two rows, x_i = q_i (q_0 − q_1) (up to a sign that
+    |x| drops; ``softmax.attention2_mixture_exponentials``' first two): ``(e_q0, e_q1)``."""
+    return math.exp(-abs(q0 * (q0 - q1))), math.exp(-abs(q1 * (q0 - q1)))
+
+
+@njit(inline="always")
 def _constants(d, lr, pe, tcode, tparams, sparams, lcode):
-    """The per-call constants of :func:`_step` (a tuple)."""
+    """The per-call constants of :func:`_front` and :func:`_back` (a tuple)."""
     has_pe = pe.shape[1] == 1
     r = 2 if has_pe else 1
     pe0 = pe[0, 0] if has_pe else 0.0
@@ -150,15 +169,19 @@ def target2(tcode, t0, t1, z0, z1):
 
 
 @njit(inline="always")
-def _gradient(c, tcode, z0, z1, q0, q1):
-    """(a_0, a_1) = ∂ℓ/∂q: of the half-square loss, rescaled for the other losses as
-    ``links.other_loss`` does (n_out = 4 matrix entries for the mixture, 1 otherwise)."""
-    mixture, t0, t1, keep, omega, p_diag, p_off, trace, u0, u1, v0, v1, lcode = c[7:]
+def _gradient(c, mixture, tcode, z0, z1, q0, q1, e_q0, e_q1, e_z0, e_z1):
+    """(a_0, a_1) = ∂ℓ/∂q, given the step's exponentials (:func:`_student_exponentials`,
+    :func:`_target_exponentials`): of the half-square loss, rescaled
+    for the other losses as ``links.other_loss`` does (n_out = 4 matrix entries for the mixture, 1
+    otherwise); ``mixture`` is the problem's (``c[7]``), passed apart so that the paired kernels can
+    be compiled for one kind of target."""
+    t0, t1, keep, omega, p_diag, p_off, trace, u0, u1, v0, v1, lcode = c[8:]
     if mixture:
-        a0, a1, half_square = attention2_mixture(z0, z1, q0, q1, keep, omega, p_diag, p_off)
+        a0, a1, half_square = attention2_mixture_from(z0, z1, q0, q1, keep, omega, p_diag, p_off, e_q0, e_q1,
+                                                      e_z0, e_z1)
     else:
-        a0, a1, half_square = attention2_scalar(target2(tcode, t0, t1, z0, z1), q0, q1, _logistic(q0 * (q0 - q1)),
-                                                 _logistic(q1 * (q1 - q0)), trace, u0, u1, v0, v1)
+        a0, a1, half_square = attention2_scalar(target2(tcode, t0, t1, z0, z1), q0, q1, _logistic(q0 * (q0 - q1), e_q0),
+                                                 _logistic(q1 * (q1 - q0), e_q1), trace, u0, u1, v0, v1)
     if lcode == LOSS_HALF_SQUARE:
         return a0, a1
     factor = loss_factor(lcode, half_square, 4 if mixture else 1)[0]
@@ -204,13 +227,21 @@ def _renormalise(mu0, mu1, rho_u, a_sq, g, c):
 
 
 @njit(inline="always")
-def _step(s0, s1, s2, s3, mu0, mu1, rho, c, tcode):
-    """One SGD step of one replicate: ``(s0, s1, s2, s3, μ_0, μ_1, ρ)``."""
+def _front(s0, s1, s2, s3, mu0, mu1, rho, c):
+    """A step's draws and the tokens' projections:
+    ``(s0, s1, s2, s3, n_00, n_01, p_0, n_10, n_11, p_1, q_0, q_1)``."""
     has_pe, pe0, pe1 = c[:3]
     s0, s1, s2, s3, n00, n01, p0, n10, n11, p1 = _draws(s0, s1, s2, s3, has_pe)
     q0 = _preactivation(mu0, mu1, rho, n00, n01, p0, pe0, has_pe)
     q1 = _preactivation(mu0, mu1, rho, n10, n11, p1, pe1, has_pe)
-    a0, a1 = _gradient(c, tcode, n00, n10, q0, q1)
+    return s0, s1, s2, s3, n00, n01, p0, n10, n11, p1, q0, q1
+
+
+@njit(inline="always")
+def _back(s0, s1, s2, s3, mu0, mu1, rho, c, tcode, n00, n01, p0, n10, n11, p1, q0, q1, e_q0, e_q1, e_z0, e_z1):
+    """The rest of a step from :func:`_front`'s values and the exponentials: the
+    gradient, the update, the remainder's draw and the renormalisation: ``(s0, s1, s2, s3, μ_0, μ_1, ρ)``."""
+    a0, a1 = _gradient(c, c[7], tcode, n00, n10, q0, q1, e_q0, e_q1, e_z0, e_z1)
     mu0, mu1, rho_u, a_sq = _update(mu0, mu1, rho, a0, a1, n00, n01, p0, n10, n11, p1, c)
     s0, s1, s2, s3, g = remainder(s0, s1, s2, s3, a_sq, c[4], c[5], c[6])
     mu0, mu1, rho = _renormalise(mu0, mu1, rho_u, a_sq, g, c)
@@ -243,21 +274,27 @@ def advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lc
     cross = crossing[0]
     s0, s1, s2, s3 = load(stream)
     for t in range(n_steps):
-        s0, s1, s2, s3, mu0, mu1, rho = _step(s0, s1, s2, s3, mu0, mu1, rho, c, tcode)
+        s0, s1, s2, s3, n00, n01, p0, n10, n11, p1, q0, q1 = _front(s0, s1, s2, s3, mu0, mu1, rho, c)
+        e2, e3 = _target_exponentials(c[7], n00, n10)
+        e0, e1 = _student_exponentials(q0, q1)
+        s0, s1, s2, s3, mu0, mu1, rho = _back(s0, s1, s2, s3, mu0, mu1, rho, c, tcode, n00, n01, p0, n10, n11, p1,
+                                              q0, q1, e0, e1, e2, e3)
         cross = crossed(cross, mu0, threshold, step0 + t + 1)
     _store_state(state, has_pe, mu0, mu1, rho)
     crossing[0] = cross
     store(stream, s0, s1, s2, s3)
 
 
-@njit(nogil=True, cache=True, error_model="numpy")
-def advance_tied2_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
-                       threshold, step0):
+@njit(inline="always")
+def _advance_pair(mixture, streams, states, crossings, i, j, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
+                  threshold, step0):
     """:func:`advance_tied2` for the replicates ``i`` and ``j`` (rows of ``streams``, ``states``,
-    ``crossings``) at once: their steps are independent, so the processor overlaps them. Each
-    replicate's numbers are those of :func:`advance_tied2` (the same operations on its own stream)."""
+    ``crossings``) at once, with ``mixture`` (the mixture target, or a scalar one) a constant of the
+    compiled kernel: the two replicates' steps are independent, so the processor overlaps them.
+    Each replicate's numbers are those of :func:`advance_tied2` (the same operations on its own
+    stream)."""
     c = _constants(d, lr, pe, tcode, tparams, sparams, lcode)
-    has_pe, pe0, pe1 = c[:3]
+    has_pe = c[0]
     mu0, mu1, rho = _load_state(states[i], has_pe)
     nu0, nu1, sigma = _load_state(states[j], has_pe)
     cross = crossings[i, 0]
@@ -266,14 +303,14 @@ def advance_tied2_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, tco
     t0, t1, t2, t3 = load(streams[j])
     for t in range(n_steps):
         # the two replicates' steps phase by phase, so that their independent chains interleave
-        s0, s1, s2, s3, n00, n01, p0, n10, n11, p1 = _draws(s0, s1, s2, s3, has_pe)
-        t0, t1, t2, t3, m00, m01, o0, m10, m11, o1 = _draws(t0, t1, t2, t3, has_pe)
-        q0 = _preactivation(mu0, mu1, rho, n00, n01, p0, pe0, has_pe)
-        r0 = _preactivation(nu0, nu1, sigma, m00, m01, o0, pe0, has_pe)
-        q1 = _preactivation(mu0, mu1, rho, n10, n11, p1, pe1, has_pe)
-        r1 = _preactivation(nu0, nu1, sigma, m10, m11, o1, pe1, has_pe)
-        a0, a1 = _gradient(c, tcode, n00, n10, q0, q1)
-        b0, b1 = _gradient(c, tcode, m00, m10, r0, r1)
+        s0, s1, s2, s3, n00, n01, p0, n10, n11, p1, q0, q1 = _front(s0, s1, s2, s3, mu0, mu1, rho, c)
+        t0, t1, t2, t3, m00, m01, o0, m10, m11, o1, r0, r1 = _front(t0, t1, t2, t3, nu0, nu1, sigma, c)
+        e2, e3 = _target_exponentials(mixture, n00, n10)
+        f2, f3 = _target_exponentials(mixture, m00, m10)
+        e0, e1 = _student_exponentials(q0, q1)
+        f0, f1 = _student_exponentials(r0, r1)
+        a0, a1 = _gradient(c, mixture, tcode, n00, n10, q0, q1, e0, e1, e2, e3)
+        b0, b1 = _gradient(c, mixture, tcode, m00, m10, r0, r1, f0, f1, f2, f3)
         mu0, mu1, rho_u, a_sq = _update(mu0, mu1, rho, a0, a1, n00, n01, p0, n10, n11, p1, c)
         nu0, nu1, sigma_u, b_sq = _update(nu0, nu1, sigma, b0, b1, m00, m01, o0, m10, m11, o1, c)
         s0, s1, s2, s3, g = remainder(s0, s1, s2, s3, a_sq, c[4], c[5], c[6])
@@ -288,3 +325,111 @@ def advance_tied2_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, tco
     crossings[j, 0] = other
     store(streams[i], s0, s1, s2, s3)
     store(streams[j], t0, t1, t2, t3)
+
+
+@njit(inline="always")
+def _advance_quad(mixture, streams, states, crossings, i, j, k, l, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
+                  threshold, step0):
+    """:func:`_advance_pair` for four replicates ``i``, ``j``, ``k``, ``l``: more independent chains
+    for the processor to overlap (each step is a chain of dependent operations: projections,
+    exponentials, gradient, square roots and a division)."""
+    c = _constants(d, lr, pe, tcode, tparams, sparams, lcode)
+    has_pe = c[0]
+    mu0_i, mu1_i, rho_i = _load_state(states[i], has_pe)
+    mu0_j, mu1_j, rho_j = _load_state(states[j], has_pe)
+    mu0_k, mu1_k, rho_k = _load_state(states[k], has_pe)
+    mu0_l, mu1_l, rho_l = _load_state(states[l], has_pe)
+    cross_i = crossings[i, 0]
+    cross_j = crossings[j, 0]
+    cross_k = crossings[k, 0]
+    cross_l = crossings[l, 0]
+    s0_i, s1_i, s2_i, s3_i = load(streams[i])
+    s0_j, s1_j, s2_j, s3_j = load(streams[j])
+    s0_k, s1_k, s2_k, s3_k = load(streams[k])
+    s0_l, s1_l, s2_l, s3_l = load(streams[l])
+    for t in range(n_steps):
+        s0_i, s1_i, s2_i, s3_i, n00_i, n01_i, p0_i, n10_i, n11_i, p1_i, q0_i, q1_i = _front(
+            s0_i, s1_i, s2_i, s3_i, mu0_i, mu1_i, rho_i, c)
+        s0_j, s1_j, s2_j, s3_j, n00_j, n01_j, p0_j, n10_j, n11_j, p1_j, q0_j, q1_j = _front(
+            s0_j, s1_j, s2_j, s3_j, mu0_j, mu1_j, rho_j, c)
+        s0_k, s1_k, s2_k, s3_k, n00_k, n01_k, p0_k, n10_k, n11_k, p1_k, q0_k, q1_k = _front(
+            s0_k, s1_k, s2_k, s3_k, mu0_k, mu1_k, rho_k, c)
+        s0_l, s1_l, s2_l, s3_l, n00_l, n01_l, p0_l, n10_l, n11_l, p1_l, q0_l, q1_l = _front(
+            s0_l, s1_l, s2_l, s3_l, mu0_l, mu1_l, rho_l, c)
+        ez0_i, ez1_i = _target_exponentials(mixture, n00_i, n10_i)
+        ez0_j, ez1_j = _target_exponentials(mixture, n00_j, n10_j)
+        ez0_k, ez1_k = _target_exponentials(mixture, n00_k, n10_k)
+        ez0_l, ez1_l = _target_exponentials(mixture, n00_l, n10_l)
+        eq0_i, eq1_i = _student_exponentials(q0_i, q1_i)
+        eq0_j, eq1_j = _student_exponentials(q0_j, q1_j)
+        eq0_k, eq1_k = _student_exponentials(q0_k, q1_k)
+        eq0_l, eq1_l = _student_exponentials(q0_l, q1_l)
+        a0_i, a1_i = _gradient(c, mixture, tcode, n00_i, n10_i, q0_i, q1_i, eq0_i, eq1_i, ez0_i, ez1_i)
+        a0_j, a1_j = _gradient(c, mixture, tcode, n00_j, n10_j, q0_j, q1_j, eq0_j, eq1_j, ez0_j, ez1_j)
+        a0_k, a1_k = _gradient(c, mixture, tcode, n00_k, n10_k, q0_k, q1_k, eq0_k, eq1_k, ez0_k, ez1_k)
+        a0_l, a1_l = _gradient(c, mixture, tcode, n00_l, n10_l, q0_l, q1_l, eq0_l, eq1_l, ez0_l, ez1_l)
+        # _update's ρ is ρ_u, before the remainder; _renormalise makes it ρ
+        mu0_i, mu1_i, rho_i, sq_i = _update(mu0_i, mu1_i, rho_i, a0_i, a1_i, n00_i, n01_i, p0_i, n10_i, n11_i, p1_i, c)
+        mu0_j, mu1_j, rho_j, sq_j = _update(mu0_j, mu1_j, rho_j, a0_j, a1_j, n00_j, n01_j, p0_j, n10_j, n11_j, p1_j, c)
+        mu0_k, mu1_k, rho_k, sq_k = _update(mu0_k, mu1_k, rho_k, a0_k, a1_k, n00_k, n01_k, p0_k, n10_k, n11_k, p1_k, c)
+        mu0_l, mu1_l, rho_l, sq_l = _update(mu0_l, mu1_l, rho_l, a0_l, a1_l, n00_l, n01_l, p0_l, n10_l, n11_l, p1_l, c)
+        s0_i, s1_i, s2_i, s3_i, g_i = remainder(s0_i, s1_i, s2_i, s3_i, sq_i, c[4], c[5], c[6])
+        s0_j, s1_j, s2_j, s3_j, g_j = remainder(s0_j, s1_j, s2_j, s3_j, sq_j, c[4], c[5], c[6])
+        s0_k, s1_k, s2_k, s3_k, g_k = remainder(s0_k, s1_k, s2_k, s3_k, sq_k, c[4], c[5], c[6])
+        s0_l, s1_l, s2_l, s3_l, g_l = remainder(s0_l, s1_l, s2_l, s3_l, sq_l, c[4], c[5], c[6])
+        mu0_i, mu1_i, rho_i = _renormalise(mu0_i, mu1_i, rho_i, sq_i, g_i, c)
+        mu0_j, mu1_j, rho_j = _renormalise(mu0_j, mu1_j, rho_j, sq_j, g_j, c)
+        mu0_k, mu1_k, rho_k = _renormalise(mu0_k, mu1_k, rho_k, sq_k, g_k, c)
+        mu0_l, mu1_l, rho_l = _renormalise(mu0_l, mu1_l, rho_l, sq_l, g_l, c)
+        cross_i = crossed(cross_i, mu0_i, threshold, step0 + t + 1)
+        cross_j = crossed(cross_j, mu0_j, threshold, step0 + t + 1)
+        cross_k = crossed(cross_k, mu0_k, threshold, step0 + t + 1)
+        cross_l = crossed(cross_l, mu0_l, threshold, step0 + t + 1)
+    _store_state(states[i], has_pe, mu0_i, mu1_i, rho_i)
+    _store_state(states[j], has_pe, mu0_j, mu1_j, rho_j)
+    _store_state(states[k], has_pe, mu0_k, mu1_k, rho_k)
+    _store_state(states[l], has_pe, mu0_l, mu1_l, rho_l)
+    crossings[i, 0] = cross_i
+    crossings[j, 0] = cross_j
+    crossings[k, 0] = cross_k
+    crossings[l, 0] = cross_l
+    store(streams[i], s0_i, s1_i, s2_i, s3_i)
+    store(streams[j], s0_j, s1_j, s2_j, s3_j)
+    store(streams[k], s0_k, s1_k, s2_k, s3_k)
+    store(streams[l], s0_l, s1_l, s2_l, s3_l)
+
+
+# The kernels of several replicates, one per kind of target (the engine picks them with
+# :func:`paired_kernels`): compiled with ``mixture`` a constant, each is straight-line code for its
+# target (measured faster than one kernel branching on the target's kind at every step).
+@njit(nogil=True, cache=True, error_model="numpy")
+def advance_tied2_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
+                       threshold, step0):
+    """:func:`_advance_pair` for a scalar target."""
+    _advance_pair(False, streams, states, crossings, i, j, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
+                  threshold, step0)
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def advance_tied2_mixture_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
+                               threshold, step0):
+    """:func:`_advance_pair` for the mixture target."""
+    _advance_pair(True, streams, states, crossings, i, j, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
+                  threshold, step0)
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def advance_tied2_quad(streams, states, crossings, i, j, k, l, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
+                       threshold, step0):
+    """:func:`_advance_quad` for a scalar target."""
+    _advance_quad(False, streams, states, crossings, i, j, k, l, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
+                  threshold, step0)
+
+
+def paired_kernels(tcode):
+    """``(pair, quad)``: the kernels that advance two and four replicates of a problem with target
+    code ``tcode`` (one that :func:`covers` takes); no quad (None) for the mixture, whose step has
+    more live values than the registers hold four times over (measured slower than the pair)."""
+    if tcode == T_MIXTURE:
+        return advance_tied2_mixture_pair, None
+    return advance_tied2_pair, advance_tied2_quad

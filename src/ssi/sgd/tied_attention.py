@@ -40,7 +40,7 @@ def covers(L, k, tcode, scode_is_attention, reduction):
 
 @njit(inline="always")
 def _trace_of_softmax(q, A):
-    """A = softmax_row(q qᵀ) (row maximum subtracted); return Σ_i A_ii (from 0)."""
+    """A = softmax_row(q qᵀ) (:func:`ssi.softmax.score_softmax`); return Σ_i A_ii (from 0)."""
     score_softmax(q, A)
     s = 0.0
     for i in range(q.shape[0]):
