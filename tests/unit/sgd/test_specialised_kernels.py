@@ -4,8 +4,9 @@
 :mod:`ssi.sgd.tied2` and the tied feed-forward ones without PE to :mod:`ssi.sgd.tied_ff`,
 :func:`ssi.sgd.reduced.advance_untied` the feed-forward ones to :mod:`ssi.sgd.untied_ff`, and the
 engine advances their replicates two at a time (the tied L = 2 attention ones with a scalar target:
-four, then two). The reference here is the generic kernels' own code: copies of ``advance_tied`` and ``advance_untied`` compiled
-with the hand-over switched off (:func:`ssi.kernels.rebind`), called one replicate at a time.
+four, then two). The reference here is the generic kernels' own code: copies of ``advance_tied``
+and ``advance_untied`` compiled with the hand-over switched off (:func:`ssi.kernels.rebind`),
+called one replicate at a time.
 """
 from __future__ import annotations
 
