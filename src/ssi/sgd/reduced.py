@@ -51,7 +51,7 @@ from ..random_streams import (
 from ..target_links import target_scalar
 from .common import initial_signs, pe_coordinates
 from .feedforward import covers as covers_untied
-from .tied2 import advance_tied2, covers, paired_kernels
+from .tied2 import advance_tied2, covers, paired_kernel
 from .tied_attention import advance_tied_attention
 from .tied_attention import covers as covers_tied_attention
 from .tied_ff import advance_tied_ff, advance_tied_ff_pair
@@ -223,7 +223,7 @@ def pair_kernel(problem, kernels):
     tcode, _, scode, sparams = problem.codes
     if problem.tied:
         if covers.py_func(problem.L, problem.subspace_dim - 1, tcode, scode == S_ATTENTION):
-            return paired_kernels(tcode)[0]
+            return paired_kernel(tcode)
         if covers_tied_ff.py_func(problem.subspace_dim - 1, tcode, scode == S_FEEDFORWARD, int(sparams[0])):
             return advance_tied_ff_pair
         if covers_tied_matched.py_func(problem.subspace_dim - 1, tcode, scode == S_MATCHED):
@@ -231,17 +231,6 @@ def pair_kernel(problem, kernels):
         return None
     if covers_untied.py_func(tcode, scode == S_FEEDFORWARD, int(sparams[0])):
         return advance_untied_ff_pair
-    return None
-
-
-def quad_kernel(problem, kernels):
-    """The kernel that advances four of ``problem``'s replicates at once
-    (:func:`ssi.sgd.tied2.advance_tied2_quad` and its mixture twin), or None (see :func:`pair_kernel`)."""
-    if kernels[0] is not REGISTRY_KERNELS[0] or kernels[1] is not REGISTRY_KERNELS[1] or not problem.tied:
-        return None
-    tcode, _, scode, _ = problem.codes
-    if covers.py_func(problem.L, problem.subspace_dim - 1, tcode, scode == S_ATTENTION):
-        return paired_kernels(tcode)[1]
     return None
 
 
@@ -371,18 +360,9 @@ class ReducedEngine:
         lcode = self.problem.loss_code
         d = float(self.d)
         advance_tied, advance_untied = advance_kernels(self.problem)   # the registry's, or a user's target's
-        pe = (self.pe,) if self.problem.tied else ()
-        quad = quad_kernel(self.problem, (advance_tied, advance_untied))
-        if quad is not None:
-            for p in range(0, len(indices) - 3, 4):
-                i, j, k, l = indices[p:p + 4]
-                for start in range(0, n_steps, CHUNK_STEPS):
-                    n = min(CHUNK_STEPS, n_steps - start)
-                    quad(self.streams, self.states, self.crossing, i, j, k, l, n, d, self.lr, *pe, tcode, tparams,
-                         sparams, lcode, self.threshold, step0 + start)
-            indices = indices[len(indices) - len(indices) % 4:]
         pair = pair_kernel(self.problem, (advance_tied, advance_untied))
         if pair is not None:
+            pe = (self.pe,) if self.problem.tied else ()
             for p in range(0, len(indices) - 1, 2):
                 i, j = indices[p], indices[p + 1]
                 for start in range(0, n_steps, CHUNK_STEPS):

@@ -327,81 +327,9 @@ def _advance_pair(mixture, streams, states, crossings, i, j, n_steps, d, lr, pe,
     store(streams[j], t0, t1, t2, t3)
 
 
-@njit(inline="always")
-def _advance_quad(mixture, streams, states, crossings, i, j, k, l, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
-                  threshold, step0):
-    """:func:`_advance_pair` for four replicates ``i``, ``j``, ``k``, ``l``: more independent chains
-    for the processor to overlap (each step is a chain of dependent operations: projections,
-    exponentials, gradient, square roots and a division)."""
-    c = _constants(d, lr, pe, tcode, tparams, sparams, lcode)
-    has_pe = c[0]
-    mu0_i, mu1_i, rho_i = _load_state(states[i], has_pe)
-    mu0_j, mu1_j, rho_j = _load_state(states[j], has_pe)
-    mu0_k, mu1_k, rho_k = _load_state(states[k], has_pe)
-    mu0_l, mu1_l, rho_l = _load_state(states[l], has_pe)
-    cross_i = crossings[i, 0]
-    cross_j = crossings[j, 0]
-    cross_k = crossings[k, 0]
-    cross_l = crossings[l, 0]
-    s0_i, s1_i, s2_i, s3_i = load(streams[i])
-    s0_j, s1_j, s2_j, s3_j = load(streams[j])
-    s0_k, s1_k, s2_k, s3_k = load(streams[k])
-    s0_l, s1_l, s2_l, s3_l = load(streams[l])
-    for t in range(n_steps):
-        s0_i, s1_i, s2_i, s3_i, n00_i, n01_i, p0_i, n10_i, n11_i, p1_i, q0_i, q1_i = _front(
-            s0_i, s1_i, s2_i, s3_i, mu0_i, mu1_i, rho_i, c)
-        s0_j, s1_j, s2_j, s3_j, n00_j, n01_j, p0_j, n10_j, n11_j, p1_j, q0_j, q1_j = _front(
-            s0_j, s1_j, s2_j, s3_j, mu0_j, mu1_j, rho_j, c)
-        s0_k, s1_k, s2_k, s3_k, n00_k, n01_k, p0_k, n10_k, n11_k, p1_k, q0_k, q1_k = _front(
-            s0_k, s1_k, s2_k, s3_k, mu0_k, mu1_k, rho_k, c)
-        s0_l, s1_l, s2_l, s3_l, n00_l, n01_l, p0_l, n10_l, n11_l, p1_l, q0_l, q1_l = _front(
-            s0_l, s1_l, s2_l, s3_l, mu0_l, mu1_l, rho_l, c)
-        ez0_i, ez1_i = _target_exponentials(mixture, n00_i, n10_i)
-        ez0_j, ez1_j = _target_exponentials(mixture, n00_j, n10_j)
-        ez0_k, ez1_k = _target_exponentials(mixture, n00_k, n10_k)
-        ez0_l, ez1_l = _target_exponentials(mixture, n00_l, n10_l)
-        eq0_i, eq1_i = _student_exponentials(q0_i, q1_i)
-        eq0_j, eq1_j = _student_exponentials(q0_j, q1_j)
-        eq0_k, eq1_k = _student_exponentials(q0_k, q1_k)
-        eq0_l, eq1_l = _student_exponentials(q0_l, q1_l)
-        a0_i, a1_i = _gradient(c, mixture, tcode, n00_i, n10_i, q0_i, q1_i, eq0_i, eq1_i, ez0_i, ez1_i)
-        a0_j, a1_j = _gradient(c, mixture, tcode, n00_j, n10_j, q0_j, q1_j, eq0_j, eq1_j, ez0_j, ez1_j)
-        a0_k, a1_k = _gradient(c, mixture, tcode, n00_k, n10_k, q0_k, q1_k, eq0_k, eq1_k, ez0_k, ez1_k)
-        a0_l, a1_l = _gradient(c, mixture, tcode, n00_l, n10_l, q0_l, q1_l, eq0_l, eq1_l, ez0_l, ez1_l)
-        # _update's ρ is ρ_u, before the remainder; _renormalise makes it ρ
-        mu0_i, mu1_i, rho_i, sq_i = _update(mu0_i, mu1_i, rho_i, a0_i, a1_i, n00_i, n01_i, p0_i, n10_i, n11_i, p1_i, c)
-        mu0_j, mu1_j, rho_j, sq_j = _update(mu0_j, mu1_j, rho_j, a0_j, a1_j, n00_j, n01_j, p0_j, n10_j, n11_j, p1_j, c)
-        mu0_k, mu1_k, rho_k, sq_k = _update(mu0_k, mu1_k, rho_k, a0_k, a1_k, n00_k, n01_k, p0_k, n10_k, n11_k, p1_k, c)
-        mu0_l, mu1_l, rho_l, sq_l = _update(mu0_l, mu1_l, rho_l, a0_l, a1_l, n00_l, n01_l, p0_l, n10_l, n11_l, p1_l, c)
-        s0_i, s1_i, s2_i, s3_i, g_i = remainder(s0_i, s1_i, s2_i, s3_i, sq_i, c[4], c[5], c[6])
-        s0_j, s1_j, s2_j, s3_j, g_j = remainder(s0_j, s1_j, s2_j, s3_j, sq_j, c[4], c[5], c[6])
-        s0_k, s1_k, s2_k, s3_k, g_k = remainder(s0_k, s1_k, s2_k, s3_k, sq_k, c[4], c[5], c[6])
-        s0_l, s1_l, s2_l, s3_l, g_l = remainder(s0_l, s1_l, s2_l, s3_l, sq_l, c[4], c[5], c[6])
-        mu0_i, mu1_i, rho_i = _renormalise(mu0_i, mu1_i, rho_i, sq_i, g_i, c)
-        mu0_j, mu1_j, rho_j = _renormalise(mu0_j, mu1_j, rho_j, sq_j, g_j, c)
-        mu0_k, mu1_k, rho_k = _renormalise(mu0_k, mu1_k, rho_k, sq_k, g_k, c)
-        mu0_l, mu1_l, rho_l = _renormalise(mu0_l, mu1_l, rho_l, sq_l, g_l, c)
-        cross_i = crossed(cross_i, mu0_i, threshold, step0 + t + 1)
-        cross_j = crossed(cross_j, mu0_j, threshold, step0 + t + 1)
-        cross_k = crossed(cross_k, mu0_k, threshold, step0 + t + 1)
-        cross_l = crossed(cross_l, mu0_l, threshold, step0 + t + 1)
-    _store_state(states[i], has_pe, mu0_i, mu1_i, rho_i)
-    _store_state(states[j], has_pe, mu0_j, mu1_j, rho_j)
-    _store_state(states[k], has_pe, mu0_k, mu1_k, rho_k)
-    _store_state(states[l], has_pe, mu0_l, mu1_l, rho_l)
-    crossings[i, 0] = cross_i
-    crossings[j, 0] = cross_j
-    crossings[k, 0] = cross_k
-    crossings[l, 0] = cross_l
-    store(streams[i], s0_i, s1_i, s2_i, s3_i)
-    store(streams[j], s0_j, s1_j, s2_j, s3_j)
-    store(streams[k], s0_k, s1_k, s2_k, s3_k)
-    store(streams[l], s0_l, s1_l, s2_l, s3_l)
-
-
-# The kernels of several replicates, one per kind of target (the engine picks them with
-# :func:`paired_kernels`): compiled with ``mixture`` a constant, each is straight-line code for its
-# target (measured faster than one kernel branching on the target's kind at every step).
+# The paired kernels, one per kind of target (the engine picks one with :func:`paired_kernel`):
+# compiled with ``mixture`` a constant, each is straight-line code for its target (measured faster
+# than one kernel branching on the target's kind at every step).
 @njit(nogil=True, cache=True, error_model="numpy")
 def advance_tied2_pair(streams, states, crossings, i, j, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
                        threshold, step0):
@@ -418,18 +346,10 @@ def advance_tied2_mixture_pair(streams, states, crossings, i, j, n_steps, d, lr,
                   threshold, step0)
 
 
-@njit(nogil=True, cache=True, error_model="numpy")
-def advance_tied2_quad(streams, states, crossings, i, j, k, l, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
-                       threshold, step0):
-    """:func:`_advance_quad` for a scalar target."""
-    _advance_quad(False, streams, states, crossings, i, j, k, l, n_steps, d, lr, pe, tcode, tparams, sparams, lcode,
-                  threshold, step0)
-
-
-def paired_kernels(tcode):
-    """``(pair, quad)``: the kernels that advance two and four replicates of a problem with target
-    code ``tcode`` (one that :func:`covers` takes); no quad (None) for the mixture, whose step has
-    more live values than the registers hold four times over (measured slower than the pair)."""
-    if tcode == T_MIXTURE:
-        return advance_tied2_mixture_pair, None
-    return advance_tied2_pair, advance_tied2_quad
+# Two replicates per loop, not four: a kernel of four is a little faster per step for a scalar
+# target, but compiling it (the step inlined four times) costs more than it saves in a run that
+# starts from an empty numba cache.
+def paired_kernel(tcode):
+    """The kernel that advances two replicates of a problem with target code ``tcode`` (one that
+    :func:`covers` takes)."""
+    return advance_tied2_mixture_pair if tcode == T_MIXTURE else advance_tied2_pair
