@@ -120,7 +120,7 @@ def test_gamma_squeeze_is_inside_the_exact_acceptance_region():
         x, y, v, edge = x[keep], y[keep], v[keep], edge[keep]
         u = np.nextafter(edge, 0.0)
         assert np.all(np.log(u) < 0.5 * x * x + b * (1.0 - v + np.log(v)))
-        # without the margin μ the squeeze would still hold here, with κ/2 it would not
+        # the bound is tight enough to matter: with κ/2 the squeeze would accept draws the exact test rejects
         half = 1.0 - 0.5 * random_streams._SQUEEZE_KAPPA * b * y ** 4
         assert not np.all(np.log(half) < 0.5 * x * x + b * (1.0 - v + np.log(v)))
 
