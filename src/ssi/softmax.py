@@ -157,14 +157,17 @@ def trace_softmax_vjp(q, A, g, grad):
 
 
 @_jit
-def softmax2_row(x):
-    """Row (A_i0, A_i1) of softmax_row(q qᵀ) at L = 2 from x = q_i (q_0 − q_1), as softmax_rows."""
-    return softmax2_row_from(x, math.exp(-abs(x)))
+def attention2_row_exponentials(a0, a1):
+    """The exponentials e^(−|x_i|) of the two rows of softmax_row(a aᵀ) at L = 2,
+    x_i = a_i (a_0 − a_1) (written a_1 (a_0 − a_1) for row 1: the sign that |x| drops):
+    ``(e_0, e_1)``."""
+    return math.exp(-abs(a0 * (a0 - a1))), math.exp(-abs(a1 * (a0 - a1)))
 
 
 @_jit
 def softmax2_row_from(x, small):
-    """:func:`softmax2_row` given its exponential ``small`` = e^(−|x|) (the same operations)."""
+    """Row (A_i0, A_i1) of softmax_row(q qᵀ) at L = 2 from x = q_i (q_0 − q_1) and its exponential
+    ``small`` = e^(−|x|), with :func:`softmax_rows`' operations."""
     big = 1.0 / (1.0 + small)
     small *= big
     if x >= 0.0:
@@ -232,8 +235,9 @@ def attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1):
 def attention2_mixture_exponentials(z0, z1, q0, q1):
     """The exponentials e^(−|x|) of the four rows of :func:`attention2_mixture_residual`: the
     student's rows (x = q_i (q_0 − q_1)), then the target's (x = z_i (z_0 − z_1))."""
-    return (math.exp(-abs(q0 * (q0 - q1))), math.exp(-abs(q1 * (q0 - q1))),
-            math.exp(-abs(z0 * (z0 - z1))), math.exp(-abs(z1 * (z0 - z1))))
+    e_q0, e_q1 = attention2_row_exponentials(q0, q1)
+    e_z0, e_z1 = attention2_row_exponentials(z0, z1)
+    return e_q0, e_q1, e_z0, e_z1
 
 
 @_jit

@@ -34,7 +34,7 @@ from ..codes import (
 )
 from ..links import loss_factor
 from ..random_streams import gamma_constants, load, normal, store
-from ..softmax import attention2_mixture_from, attention2_scalar
+from ..softmax import attention2_mixture_from, attention2_row_exponentials, attention2_scalar
 from ..target_links import hermite_he
 from .feedforward import crossed, remainder
 
@@ -69,15 +69,8 @@ def _target_exponentials(mixture, z0, z1):
     call, around which the live floating-point values are saved and restored, so the calls are
     grouped (the numbers do not depend on the order)."""
     if mixture:
-        return math.exp(-abs(z0 * (z0 - z1))), math.exp(-abs(z1 * (z0 - z1)))
+        return attention2_row_exponentials(z0, z1)
     return 1.0, 1.0
-
-
-@njit(inline="always")
-def _student_exponentials(q0, q1):
-    """The student's exponentials e^(−|x|) of its two rows, x_i = q_i (q_0 − q_1) (up to a sign that
-    |x| drops; ``softmax.attention2_mixture_exponentials``' first two): ``(e_q0, e_q1)``."""
-    return math.exp(-abs(q0 * (q0 - q1))), math.exp(-abs(q1 * (q0 - q1)))
 
 
 @njit(inline="always")
@@ -170,10 +163,10 @@ def target2(tcode, t0, t1, z0, z1):
 
 @njit(inline="always")
 def _gradient(c, mixture, tcode, z0, z1, q0, q1, e_q0, e_q1, e_z0, e_z1):
-    """(a_0, a_1) = ∂ℓ/∂q, given the step's exponentials (:func:`_student_exponentials`,
-    :func:`_target_exponentials`): of the half-square loss, rescaled
-    for the other losses as ``links.other_loss`` does (n_out = 4 matrix entries for the mixture, 1
-    otherwise); ``mixture`` is the problem's (``c[7]``), passed apart so that the paired kernels can
+    """(a_0, a_1) = ∂ℓ/∂q, given the step's exponentials (the student's,
+    :func:`ssi.softmax.attention2_row_exponentials`, and :func:`_target_exponentials`): of the
+    half-square loss, rescaled for the other losses as ``links.other_loss`` does (n_out = 4 matrix
+    entries for the mixture, 1 otherwise); ``mixture`` is the problem's (``c[7]``), passed apart so that the paired kernels can
     be compiled for one kind of target."""
     t0, t1, keep, omega, p_diag, p_off, trace, u0, u1, v0, v1, lcode = c[8:]
     if mixture:
@@ -276,7 +269,7 @@ def advance_tied2(stream, state, n_steps, d, lr, pe, tcode, tparams, sparams, lc
     for t in range(n_steps):
         s0, s1, s2, s3, n00, n01, p0, n10, n11, p1, q0, q1 = _front(s0, s1, s2, s3, mu0, mu1, rho, c)
         e2, e3 = _target_exponentials(c[7], n00, n10)
-        e0, e1 = _student_exponentials(q0, q1)
+        e0, e1 = attention2_row_exponentials(q0, q1)
         s0, s1, s2, s3, mu0, mu1, rho = _back(s0, s1, s2, s3, mu0, mu1, rho, c, tcode, n00, n01, p0, n10, n11, p1,
                                               q0, q1, e0, e1, e2, e3)
         cross = crossed(cross, mu0, threshold, step0 + t + 1)
@@ -307,8 +300,8 @@ def _advance_pair(mixture, streams, states, crossings, i, j, n_steps, d, lr, pe,
         t0, t1, t2, t3, m00, m01, o0, m10, m11, o1, r0, r1 = _front(t0, t1, t2, t3, nu0, nu1, sigma, c)
         e2, e3 = _target_exponentials(mixture, n00, n10)
         f2, f3 = _target_exponentials(mixture, m00, m10)
-        e0, e1 = _student_exponentials(q0, q1)
-        f0, f1 = _student_exponentials(r0, r1)
+        e0, e1 = attention2_row_exponentials(q0, q1)
+        f0, f1 = attention2_row_exponentials(r0, r1)
         a0, a1 = _gradient(c, mixture, tcode, n00, n10, q0, q1, e0, e1, e2, e3)
         b0, b1 = _gradient(c, mixture, tcode, m00, m10, r0, r1, f0, f1, f2, f3)
         mu0, mu1, rho_u, a_sq = _update(mu0, mu1, rho, a0, a1, n00, n01, p0, n10, n11, p1, c)
