@@ -18,7 +18,9 @@ pools pinned to 1 before anything is imported). Takes ~3 min on 2 cores (``--qui
 
    and the ratios reduced/authors and explicit/authors, measured in the same process.
 2. The physical limit of the reduced engine: the random numbers (normals, one χ² draw per
-   token block) and exponentials of one reduced step, against this machine's measured rates
+   token block when the step's gradient is not zero) and exponentials of one reduced step (the
+   χ² draws counted, on average, from the raw outputs the engine takes from its streams during
+   the timed run), against this machine's measured rates
    of the kernels' draws (:mod:`ssi.random_streams`) and ``math.exp`` in a compiled loop; the
    time per step these alone need (the bound), and the fraction of it the engine reaches. Side
    by side, the bound at the rates of numba's per-draw ``Generator.standard_normal`` and the
@@ -57,6 +59,9 @@ except ImportError:
 import numba  # noqa: E402
 
 from ssi import Problem, simulate  # noqa: E402
+from ssi import random_streams as rs  # noqa: E402
+from ssi.sgd.common import replicate_generators  # noqa: E402
+from ssi.sgd.reduced import ReducedEngine  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 from random_streams import rates as stream_rates  # noqa: E402  (benchmarks/random_streams.py)
@@ -166,7 +171,8 @@ def torch_loop(problem: Problem, d: int, lr: float, steps: int, seed: int = 0):
 
 
 def ingredients(problem: Problem) -> dict:
-    """Random numbers and exponentials drawn per reduced step (ssi.sgd.reduced's kernels)."""
+    """Random numbers and exponentials per reduced step (ssi.sgd.reduced's kernels), counting one
+    χ² draw per token block (:func:`chi2_draws_per_step` counts those the kernels take)."""
     L = problem.L
     if problem.tied:
         r = problem.subspace_dim
@@ -182,6 +188,32 @@ def ingredients(problem: Problem) -> dict:
     return {"normals": 2 * L, "gammas": L, "exps": 0}
 
 
+def raw_outputs_per_draw(d: int, n: int = 10 ** 6) -> tuple:
+    """Raw 64-bit outputs that a normal and a χ²_{d−2} draw of ssi.random_streams take on average
+    (the ziggurat's and Marsaglia–Tsang's rejections draw again), counted by the SFC64 counter
+    word (``state[3]``, one per output) over ``n`` draws of each."""
+    state = rs.seed_state(np.random.SeedSequence(3))
+    counts = []
+    for draw in (lambda: rs.normals(state, n), lambda: rs.chi2s(state, n, d - 2)):
+        before = int(state[3])
+        draw()
+        counts.append((int(state[3]) - before) / n)
+    return tuple(counts)
+
+
+def chi2_draws_per_step(problem, d, lr, steps, normals, per_normal, per_chi2, replicates=REDUCED_REPLICATES):
+    """The χ² draws a reduced step takes on average in the run that :func:`reduced_rate` times
+    (same seed, replicates and steps): a kernel draws none when the step's gradient is zero, as a
+    ReLU student's is on part of the steps. Counted from the raw outputs the replicates' streams
+    give (their counter words) less the ``normals`` per step, at ``per_normal`` and ``per_chi2``
+    outputs per draw (:func:`raw_outputs_per_draw`)."""
+    engine = ReducedEngine(problem, d, lr, replicate_generators(1, replicates), None, None, None)
+    before = engine.streams[:, 3].copy()
+    engine.advance(steps, 0)
+    raw = int((engine.streams[:, 3] - before).sum()) / (steps * replicates)
+    return (raw - normals * per_normal) / per_chi2
+
+
 def machine_rates(d: int) -> dict:
     """Draws per second of ssi.random_streams and of numba's per-draw generator, and exp per second."""
     return stream_rates(d, target=TARGET_SECONDS)
@@ -195,13 +227,14 @@ def reduced_rate(problem, d, lr, replicates=REDUCED_REPLICATES, threads=1):
 
     run(10)
     steps, seconds = calibrated(run, 1000)
-    return replicates * steps / seconds
+    return replicates * steps / seconds, steps
 
 
 def measure(name, spec, d):
     problem = Problem(**spec["problem"])
     lr = spec["lr"]
-    row = {"problem": name, "d": d, "reduced": reduced_rate(problem, d, lr)}
+    reduced, steps = reduced_rate(problem, d, lr)
+    row = {"problem": name, "d": d, "reduced": reduced, "reduced_steps": steps}
     R = EXPLICIT_REPLICATES[d]
 
     def explicit(steps, replicates=R):
@@ -256,22 +289,29 @@ def main():
     print(f"   measured in a compiled loop: ssi.random_streams {rate(rates['normal_per_s'])} normals/s, "
           f"{rate(rates['gamma_per_s'])} χ² draws/s; numba per-draw {rate(rates['numba_normal_per_s'])} normals/s, "
           f"{rate(rates['numba_gamma_per_s'])} χ² draws/s; {rate(rates['exp_per_s'])} exp/s")
+    per_normal, per_chi2 = raw_outputs_per_draw(1000)
+    print(f"   raw 64-bit outputs per draw: {per_normal:.4f} per normal, {per_chi2:.4f} per χ² draw; "
+          "χ² draws per step counted in the timed runs")
     limits = []
-    head = (f"{'problem':36s} | {'normals':>7s} {'gammas':>6s} {'exps':>4s} | {'bound numba':>11s} "
+    head = (f"{'problem':36s} | {'normals':>7s} {'χ²':>6s} {'exps':>4s} | {'bound numba':>11s} "
             f"{'bound new':>10s} {'new/numba':>9s} | {'reduced':>9s} {'fraction':>8s}")
     print(head + "\n" + "-" * len(head))
     for name, spec in PROBLEMS.items():
         problem = Problem(**spec["problem"])
         parts = ingredients(problem)
+        timed = next(r for r in rows if r["problem"] == name and r["d"] == dims[0])
+        parts["gammas_per_block"] = parts["gammas"]
+        parts["gammas"] = chi2_draws_per_step(problem, dims[0], spec["lr"], timed["reduced_steps"],
+                                              parts["normals"], per_normal, per_chi2)
         seconds = (parts["normals"] / rates["normal_per_s"] + parts["gammas"] / rates["gamma_per_s"]
                    + parts["exps"] / rates["exp_per_s"])
         seconds_numba = (parts["normals"] / rates["numba_normal_per_s"]
                          + parts["gammas"] / rates["numba_gamma_per_s"] + parts["exps"] / rates["exp_per_s"])
-        measured = next(r["reduced"] for r in rows if r["problem"] == name and r["d"] == dims[0])
+        measured = timed["reduced"]
         limits.append({"problem": name, **parts, "limit_steps_per_s": 1 / seconds,
                        "limit_numba_steps_per_s": 1 / seconds_numba, "reduced": measured,
                        "fraction": measured * seconds})
-        print(f"{name:36s} | {parts['normals']:>7d} {parts['gammas']:>6d} {parts['exps']:>4d} | "
+        print(f"{name:36s} | {parts['normals']:>7d} {parts['gammas']:>6.2f} {parts['exps']:>4d} | "
               f"{rate(1 / seconds_numba):>11s} {rate(1 / seconds):>10s} {seconds_numba / seconds:>9.2f} | "
               f"{rate(measured):>9s} {measured * seconds:>8.0%}")
 
@@ -302,7 +342,8 @@ def main():
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True).stdout.strip()
     out.write_text(json.dumps({
         "quick": args.quick, "commit": commit or "unknown",
-        "rows": rows, "rates": rates, "limits": limits, "scaling": scaling, "total_seconds": total,
+        "rows": rows, "rates": {**rates, "raw_per_normal": per_normal, "raw_per_chi2": per_chi2},
+        "limits": limits, "scaling": scaling, "total_seconds": total,
         "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(),
                     "python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
                     "torch": None if torch is None else torch.__version__, "load_average": os.getloadavg()},

@@ -169,7 +169,7 @@ def bound_table(root: Path) -> str:
              + (" bound at numba's per-draw rates |" if numba else "") + " reduced engine | share of the bound |",
              "|---|---|---|" + ("---|" if numba else "") + "---|---|"]
     for r in data["limits"]:
-        lines.append(f"| {r['problem']} | {r['normals']}, {r['gammas']}, {r['exps']} | {_rate(r['limit_steps_per_s'])} | "
+        lines.append(f"| {r['problem']} | {r['normals']}, {r['gammas']:.3g}, {r['exps']} | {_rate(r['limit_steps_per_s'])} | "
                      + (f"{_rate(r['limit_numba_steps_per_s'])} | " if numba else "")
                      + f"{_rate(r['reduced'])} | {100 * r['fraction']:.0f} % |")
     if data.get("scaling"):
