@@ -232,21 +232,12 @@ def attention2_grad(g00, g01, g10, g11, A00, A01, A10, A11, q0, q1):
 
 
 @_jit
-def attention2_mixture_exponentials(z0, z1, q0, q1):
-    """The exponentials e^(−|x|) of the four rows of :func:`attention2_mixture_residual`: the
-    student's rows (x = q_i (q_0 − q_1)), then the target's (x = z_i (z_0 − z_1))."""
-    e_q0, e_q1 = attention2_row_exponentials(q0, q1)
-    e_z0, e_z1 = attention2_row_exponentials(z0, z1)
-    return e_q0, e_q1, e_z0, e_z1
-
-
-@_jit
 def attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off, e_q0, e_q1, e_z0, e_z1):
     """The residual of the attention student against the mixture target at L = 2, entrywise:
     G = softmax_row(q qᵀ) − (keep·softmax_row(z* z*ᵀ) + ω·P), with P's diagonal and off-diagonal
-    entries ``p_diag``, ``p_off``, given the rows' exponentials
-    (:func:`attention2_mixture_exponentials`); returns (g00, g01, g10, g11) and the student's
-    softmax (A00, A01, A10, A11), in the generic path's order (mixture_value, softmax_rows)."""
+    entries ``p_diag``, ``p_off``, given the rows' exponentials (:func:`attention2_row_exponentials`
+    of q and of z*); returns (g00, g01, g10, g11) and the student's softmax (A00, A01, A10, A11), in
+    the generic path's order (mixture_value, softmax_rows)."""
     s00, s01 = softmax2_row_from(z0 * (z0 - z1), e_z0)
     s10, s11 = softmax2_row_from(z1 * (z0 - z1), e_z1)
     A00, A01 = softmax2_row_from(q0 * (q0 - q1), e_q0)
@@ -263,13 +254,14 @@ def attention2_mixture(z0, z1, q0, q1, keep, omega, p_diag, p_off):
     """The attention student against the mixture target at L = 2 (:func:`attention2_mixture_residual`'s
     arguments but the exponentials): (a_0, a_1, ½‖G‖²), the loss summed entry by entry in row order
     and its gradient (:func:`attention2_grad`), in the generic path's order."""
-    e_q0, e_q1, e_z0, e_z1 = attention2_mixture_exponentials(z0, z1, q0, q1)
+    e_q0, e_q1 = attention2_row_exponentials(q0, q1)
+    e_z0, e_z1 = attention2_row_exponentials(z0, z1)
     return attention2_mixture_from(z0, z1, q0, q1, keep, omega, p_diag, p_off, e_q0, e_q1, e_z0, e_z1)
 
 
 @_jit
 def attention2_mixture_from(z0, z1, q0, q1, keep, omega, p_diag, p_off, e_q0, e_q1, e_z0, e_z1):
-    """:func:`attention2_mixture` given the rows' exponentials (:func:`attention2_mixture_exponentials`)."""
+    """:func:`attention2_mixture` given the rows' exponentials (:func:`attention2_mixture_residual`'s)."""
     g00, g01, g10, g11, A00, A01, A10, A11 = attention2_mixture_residual(z0, z1, q0, q1, keep, omega, p_diag, p_off,
                                                                          e_q0, e_q1, e_z0, e_z1)
     loss = 0.0
