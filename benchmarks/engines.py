@@ -171,8 +171,8 @@ def torch_loop(problem: Problem, d: int, lr: float, steps: int, seed: int = 0):
 
 
 def ingredients(problem: Problem) -> dict:
-    """Random numbers and exponentials per reduced step (ssi.sgd.reduced's kernels), counting one
-    χ² draw per token block (:func:`chi2_draws_per_step` counts those the kernels take)."""
+    """Normals and exponentials per reduced step (ssi.sgd.reduced's kernels); the χ² draws depend on
+    the run (:func:`chi2_draws_per_step`)."""
     L = problem.L
     if problem.tied:
         r = problem.subspace_dim
@@ -184,8 +184,8 @@ def ingredients(problem: Problem) -> dict:
         elif problem.student == "attention":
             # the softmax rows, one exponential per pair {i, j} (ssi.softmax.score_softmax)
             exps = L * (L + 1) // 2 * (2 if mixture else 1)
-        return {"normals": L * (r + 1), "gammas": 1, "exps": exps}
-    return {"normals": 2 * L, "gammas": L, "exps": 0}
+        return {"normals": L * (r + 1), "exps": exps}
+    return {"normals": 2 * L, "exps": 0}
 
 
 def raw_outputs_per_draw(d: int, n: int = 10 ** 6) -> tuple:
@@ -300,7 +300,6 @@ def main():
         problem = Problem(**spec["problem"])
         parts = ingredients(problem)
         timed = next(r for r in rows if r["problem"] == name and r["d"] == dims[0])
-        parts["gammas_per_block"] = parts["gammas"]
         parts["gammas"] = chi2_draws_per_step(problem, dims[0], spec["lr"], timed["reduced_steps"],
                                               parts["normals"], per_normal, per_chi2)
         seconds = (parts["normals"] / rates["normal_per_s"] + parts["gammas"] / rates["gamma_per_s"]
