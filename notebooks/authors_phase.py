@@ -79,8 +79,10 @@ show_table([{"grid": name, "cells differing": d["disagreement"]["theirs_vs_ours"
 # reads our loss, but wrong with their loss, is a **quadrature** error: a 4-D tensor Gauss–Hermite
 # rule with 17–20 points per axis makes errors of 10⁻³–10⁻² in the first and second derivatives
 # that decide the classification near region boundaries (and gives N(e) and M(e), which do not
-# depend on m, a spurious m-dependence). A bit that is wrong in both is the **rule** itself (their
-# Hessian read off-centre, the corner tests, the e > ½ threshold, the grid minima in fast mode).
+# depend on m, a spurious m-dependence). This includes their Hessian at the origin: its dynamics
+# bits are right when their rule reads our loss (the "dynamics" row of the tables below). A bit
+# that is wrong in both is the **rule** itself (the corner tests, the e > ½ threshold, the grid
+# minima in fast mode).
 # The full tables (areas per region, confusion, verdicts, causes), made by
 # `ssi.experiments.authors_phase.markdown_tables` from the numbers:
 

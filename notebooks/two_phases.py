@@ -106,8 +106,10 @@ result.claims()
 #   next to the escape time; C6 allows 5 % of the ODE's time plus 3 standard errors of the mean.
 # * **The even He₂ target converges to ±w\*.** Its loss is symmetric under w → −w, so a replicate
 #   may align with −w*: the figure and the escape times use |m|.
-# * **SIE 3 is shown at one d only.** With the noise of this problem the escape needs η ≲ m₀;
-#   one more decade of d costs 10³ times more steps. The scaling of the SIE 3 and 4 escapes with
+# * **SIE 3 is shown at one d only.** With the noise of this problem the escape needs
+#   η < 12 m₀/ν, a small fraction of m₀ (the `two_phases` block of `config/config.yaml` says how
+#   small); at such an η the escape takes steps ∝ d², so one more decade of d costs 100 times more
+#   steps. The scaling of the SIE 3 and 4 escapes with
 #   d is result C1 (notebook `escape_vs_d.py`), on normalised targets with less SGD noise.
 #
 # ## Change it
