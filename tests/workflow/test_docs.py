@@ -304,6 +304,17 @@ def test_citation_cff_parses_with_the_required_keys():
         check_authors(ref["authors"], f"reference {ref['title']!r}")
 
 
+def test_the_bibtex_has_the_paper_and_the_artifact():
+    """The README asks to cite the paper and this artifact and points to the BibTeX of docs/design.md
+    ("How to cite"): both entries are there. Caught: a BibTeX block with the paper only."""
+    design = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    block = re.search(r"## How to cite\n.*?```bibtex\n(.*?)```", design, re.S)
+    assert block, "docs/design.md has no BibTeX block under 'How to cite'"
+    kinds = re.findall(r"^@(\w+)\{", block.group(1), re.M)
+    assert sorted(kinds) == ["inproceedings", "software"], kinds
+    assert "docs/design.md#how-to-cite" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
 def test_license_is_present():
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License")
