@@ -168,13 +168,14 @@ rule authors_numbers:
         "../scripts/authors_numbers.py"
 
 
-#: the page of the authors' experiments (docs/results/authors.md), written in place (`update`) as
+#: the pages of the authors' experiments (docs/results/authors.md and its per-run tables,
+#: docs/results/authors_runs.md), written in place (`update`) as
 #: `python -m ssi.docgen` writes it, from the committed numbers: part of `all` with the committed
 #: figures folder of config/authors.yaml only. The README's table of these experiments is filled by
 #: `python -m ssi.docgen` with the README's other generated spans: README.md is the output of the
 #: paper config's `claims` rule, and a file with two writing rules (one per config) would have each
 #: config's run see the other's metadata and rerun its rule every time.
-AU_DOCS = ["docs/results/authors.md"] if F == "figures/authors" else []
+AU_DOCS = ["docs/results/authors.md", "docs/results/authors_runs.md"] if F == "figures/authors" else []
 
 
 rule authors_docs:
@@ -184,6 +185,7 @@ rule authors_docs:
         imported_code("authors_docs.py"),
     output:
         update("docs/results/authors.md"),
+        update("docs/results/authors_runs.md"),
     log:
         f"{R}/logs/authors_docs.log",
     conda:

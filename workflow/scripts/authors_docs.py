@@ -1,5 +1,5 @@
 # %% [markdown]
-# # The page that quotes the authors' numbers: docs/results/authors.md
+# # The pages that quote the authors' numbers: docs/results/authors.md and authors_runs.md
 # The same text as `python -m ssi.docgen` writes (ssi.docgen.pages; presentation in
 # ssi.experiments.authors_summary), from the committed numbers.
 

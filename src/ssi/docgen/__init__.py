@@ -7,6 +7,7 @@ would write, and exits 1 if any does (tests/workflow/test_docs.py runs it).
 
 A page marks a generated span as ``<!-- gen:NAME ARG … -->text<!-- /gen -->`` (inline or over
 several lines); :mod:`ssi.docgen.fragments` holds the function behind each NAME. The claims
-table, the authors' table and docs/results/authors.md have markers of their own
-(:mod:`ssi.experiments.claims`, :mod:`ssi.experiments.authors_summary`).
+table and the authors' table have markers of their own; the claims pages, docs/results/authors.md
+and docs/results/authors_runs.md are written whole (:mod:`ssi.experiments.claims`,
+:mod:`ssi.experiments.authors_summary`).
 """

@@ -17,7 +17,7 @@ def whole_pages(root: Path) -> list[Path]:
     root = Path(root).resolve()
     paper, authors_cfg = (sources.config(root, sources.PAPER_CONFIG), sources.config(root, sources.AUTHORS_CONFIG))
     return [root / paper["figures_dir"] / "CLAIMS.md", root / authors_cfg["figures_dir"] / "CLAIMS.md",
-            root / "docs" / "results" / "authors.md"]
+            root / "docs" / "results" / "authors.md", root / "docs" / "results" / authors_summary.RUNS_PAGE]
 
 
 def markdown_pages(root: Path) -> list[Path]:
@@ -41,6 +41,7 @@ def generate(root: Path) -> dict[Path, str]:
         run = timings.run_entry(root, sources.AUTHORS_CONFIG) or {}
         out[root / "docs" / "results" / "authors.md"] = authors_summary.results_page(
             authors_cfg, numbers, default, run.get("experiments"))
+        out[root / "docs" / "results" / authors_summary.RUNS_PAGE] = authors_summary.runs_page(authors_cfg, numbers)
     for page in markdown_pages(root):
         if page in out:
             continue
