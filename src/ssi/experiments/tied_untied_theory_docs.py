@@ -67,6 +67,11 @@ def markdown(numbers) -> str:
            f"authors' 2·10⁻⁴ with their (y − ŷ)² loss), the square-vs-attention one at "
            f"η = {numbers['attention_lr']:g}. ODE exponents are log-log least-squares slopes of the reduced "
            "ODE's escape times (best η by a bounded search on the same ODE).", ""]
+    quoted = numbers.get("ode_predictions") or []
+    if quoted:
+        out[-2] += (" Beside the SGD run at the ODE's best η, the ODE is the prediction those runs were made at, "
+                    f"from their start m₀ = {quoted[0]['key']['m0']:.4g} (the authors' overlapped start), "
+                    "as the authors' numbers file holds it.")
     out += comparison_table(numbers) + [""]
     out += student_table(numbers) + [""]
     out += ["The measured non-integer exponents are crossovers between these laws:", "",
