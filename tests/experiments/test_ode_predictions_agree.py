@@ -75,6 +75,27 @@ def test_the_writers_agree_and_the_check_catches_a_recomputed_value():
     assert tp.conflicts({"a": authors, "b": {"ode_predictions": [other]}}) == []
 
 
+def test_a_gain_quotes_both_families_predictions():
+    """The theory's quote of the gain untied / attention carries the keyed predictions of both
+    families at the gain's L, and the gain of the ODE that the authors' file holds."""
+    Ls = [2, 3]
+    fams = {"untied_H2sum": ("H2sum", "untied"), "attention_H2sum": ("H2sum", "attention")}
+    entries, ode = [], {}
+    for fam, (target, student) in fams.items():
+        made = {L: tp.predict(tp.key(target, student, L, D, tp.authors_level(D), M0)) for L in Ls}
+        ode[fam] = {L: p["steps"] for L, p in made.items()}
+        entries += ac.predictions(fam, D, M0, {L: p["lr"] for L, p in made.items()}, ode[fam])
+    gain = [ode["untied_H2sum"][L] / ode["attention_H2sum"][L] for L in Ls]
+    candidates = {"d": D, "ode_predictions": entries, "families": {}, "gains": {"i_untied_over_attention": {
+        "numerator": "untied_H2sum", "denominator": "attention_H2sum", "Ls": Ls, "gain_sgd": [1.9, 8.2],
+        "gain_ode": gain, "exponent_sgd": 3.5, "low": 3.0, "high": 4.0}}}
+    quote = tut._candidate_source(candidates, "candidate_gain", "i_untied_over_attention")
+    assert quote["ode"] == gain and quote["text"] == "SGD at the ODE's best η, d = 1000"
+    assert sorted((e["key"]["student"], e["key"]["L"]) for e in quote["ode_predictions"]) == [
+        ("attention", 2), ("attention", 3), ("untied", 2), ("untied", 3)]
+    assert tp.conflicts({"authors": {"candidates": candidates}, "theory": {"ode_predictions": quote["ode_predictions"]}}) == []
+
+
 def test_attention_best_lr_is_a_minimum_and_monotone_in_L():
     """At d = 1000 from the authors' start, the attention network's best η rises and its steps
     to 2/√d fall from L = 2 to 8 (its drift A grows faster than its noise ν₀ there), and each η

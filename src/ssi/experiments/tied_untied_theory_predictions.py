@@ -7,7 +7,7 @@ SIE-2 ODE (:mod:`ssi.sie2_escape`; docs/theory.md, "The SIE-2 escape near m = 0"
 along the token-symmetric states of the full ODE, with precise coefficients: closed forms for the
 ReLU networks, the exact Laplace integral for the attention drift, and for its noise tensor
 Gauss–Hermite (L ≤ 3) or :data:`ATTENTION_SAMPLES` Monte Carlo draws whose seed is fixed by the
-key (relative standard error ≈ 5·10⁻⁴ of the time at L ≤ 8). The best η is a bounded 1-D
+key (relative standard error ≈ 5·10⁻⁴ of the time at 4 ≤ L ≤ 8). The best η is a bounded 1-D
 minimisation of the exact escape-time integral in log η (tolerance 10⁻⁷).
 
 Every value is written once, by the result that owns it (the authors' protocols job, in
@@ -27,7 +27,8 @@ ODE_BEST = "the ODE's best η"
 #: η of a loss in units of the η of ½(f − g)² (the reduced ODE's): the authors' "square" loss,
 #: torch MSE (f − g)², has twice the gradient, so its η is half
 LOSS_LR_FACTOR = {"mse": 0.5, "half_square": 1.0}
-#: Monte Carlo draws of the attention noise integral at L ≥ 4 (cost ∝ samples·L²)
+#: Monte Carlo draws of the attention noise integral at 4 ≤ L ≤ 32; beyond, 2³⁰/L² of them
+#: (at least 2¹²): the cost is ∝ samples·L² and the memory ∝ samples·L
 ATTENTION_SAMPLES = 2 ** 20
 #: scale c(L) of the authors' Σh₂ normalisations
 SCALES = {"H2sum": lambda L: 1.0, "inversesqrtH2sum": lambda L: L ** -0.5, "inverseH2sum": lambda L: 1.0 / L,
@@ -84,7 +85,8 @@ def coefficients(target: str, student: str, L: int) -> se.Coefficients:
     if student == "attention":
         from .common import seed_key
 
-        nu = se.attention_noise(L, [c], samples=ATTENTION_SAMPLES, seed=seed_key(0, "prediction", target, L))[0]
+        samples = min(ATTENTION_SAMPLES, max(2 ** 12, 2 ** 30 // (L * L)))
+        nu = se.attention_noise(L, [c], samples=samples, seed=seed_key(0, "prediction", target, L))[0]
         return se.Coefficients(A=float(se.attention_drift([L], c)[0]), **nu)
     return se.feedforward(L, c, moments=se.RELU_MOMENTS, network=student)
 
