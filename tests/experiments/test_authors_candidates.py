@@ -68,8 +68,14 @@ def test_summary_recovers_known_exponents(tmp_path):
             steps, ov = _curves(1000.0 * L ** law[key], level)
             arrays[f"steps_{L}"], arrays[f"overlap_{L}"] = steps, ov
         Path(stem).parent.mkdir(parents=True, exist_ok=True)
-        save_result(stem, arrays, {"config": {}})
+        save_result(stem, arrays, {"config": {}, "m0": 0.0326})
     out = ac.summarise(cfg)
+    # the keyed predictions the runs were made at: one per family and L, with this file's values
+    keyed = {(e["key"]["target"], e["key"]["student"], e["key"]["L"]): e for e in out["ode_predictions"]}
+    assert len(keyed) == 5 + 3 * 10
+    e = keyed[("H2sum", "attention", 4)]
+    assert (e["lr"], e["steps"]) == (0.1 / 4, 1000.0)
+    assert e["key"]["m0"] == 0.0326 and e["key"]["level"] == level and e["key"]["lr"] == "the ODE's best η"
     for key, f in out["families"].items():
         assert f["low"] < f["exponent_sgd"] < f["high"]
         assert f["exponent_sgd"] == pytest.approx(law[key], abs=1e-6)

@@ -234,6 +234,41 @@ def test_attention_drift_exponent_approaches_minus_one_half_logarithmically():
     assert local(10 ** 8) == pytest.approx(-0.46, abs=0.01)
 
 
+@pytest.mark.parametrize("L", [2, 3])
+def test_untied_over_attention_law_is_pi_L_1_plus_L_A2_over_2_nu0(L):
+    """Untied ReLU over attention, each at its best η, at 2/√d: the ratio of the reduced ODE's
+    times is πL(1 + L)A²/(2ν₀) within 0.5 % (untied ReLU on Σh₂: A = 1/√π, ν₀ = (1 + L)/2, κ = 1/L,
+    so t* = πL(1 + L)·log 2 against 2ν₀·log 2/A² for attention). The law as once printed,
+    L(1 + L)A²/(4ν₀), is 2π smaller (0.37 instead of 2.30 at L = 2)."""
+    d = 1000
+    m0, m_th = d ** -0.5, 2 / math.sqrt(d)
+    att = se.attention(L, 1.0)
+    untied = se.feedforward(L, 1.0, moments=RELU, network="untied")
+    ratio = untied.best_lr(m0, m_th, ode=True)[1] / att.best_lr(m0, m_th, ode=True)[1]
+    assert ratio == pytest.approx(math.pi * L * (1 + L) * att.A ** 2 / (2 * att.nu0), rel=5e-3)
+    law = next(c[5] for c in tut.COMPARISONS if c[0] == "untied_over_attention")
+    assert law.startswith("πL(1 + L)A²/(2ν₀)")
+
+
+@pytest.mark.parametrize("L", [2, 3])
+def test_square_over_attention_small_lr_law_is_the_ratio_of_drifts(L):
+    """Untied square over attention on (1/√L)Σh₂ at one η → 0: the ratio of the reduced ODE's
+    times (η = 10⁻⁸) is L·A_att/A_square (tied_untied_theory.square_over_attention_lr0) within
+    10⁻⁶; at η = 10⁻³ (the fixed-η row) it is not the same number."""
+    d = 1000
+    m0, m_th = d ** -0.5, 2 / math.sqrt(d)
+    c = float(tut.scale("sqrt_mean", L))
+    att = se.attention(L, c)
+    square = se.feedforward(L, c, moments=se.activation_moments("square"), network="untied")
+    Ls, gain = tut.square_over_attention_lr0({"att_Ls": np.array([L]), "att_sqrt_mean_A": np.array([att.A])})
+    for eta, rel in ((1e-8, 1e-6), (1e-3, None)):
+        ratio = square.ode_escape_time(eta, m0, m_th) / att.ode_escape_time(eta, m0, m_th)
+        if rel:
+            assert ratio == pytest.approx(gain[0], rel=rel)
+        else:
+            assert ratio != pytest.approx(gain[0], rel=1e-3)
+
+
 # --- the numbers file: SGD against the ODE, the answer --------------------------------------------------
 NUMBERS = ROOT / "figures" / "numbers" / "tied_untied_theory.json"
 

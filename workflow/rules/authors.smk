@@ -105,6 +105,11 @@ rule authors_sgd:
 
 
 rule authors_protocols:
+    """The ODE of their protocol, and the keyed ODE predictions (the ODE's best η and its steps)
+    the candidates' SGD runs at: this job makes them, the authors' numbers file holds them, and
+    the C4 theory's numbers quote them from there."""
+    input:
+        imported_code("authors_protocols.py"),
     params:
         protocols=config["authors"].get("protocols"),
     output:

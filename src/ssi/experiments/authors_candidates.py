@@ -1,6 +1,7 @@
 """C4 at SIE 2: the protocols that could give a gain ∝ L², by SGD at the ODE's best η.
 
-:mod:`ssi.experiments.authors_protocols` finds, with the ODE (docs/theory.md, "The ODE"), the
+:mod:`ssi.experiments.authors_protocols` finds, with the reduced ODE (the keyed predictions of
+:mod:`ssi.experiments.tied_untied_theory_predictions`), the
 learning rate that minimises each network's steps to the authors' 2/√d at their SIE-2 settings
 (d = 1000, torch-MSE loss, Σh₂, ReLU students, overlapped start). This module runs SGD at those
 learning rates, so that the two candidates of the authors' C4 question are answered by SGD and
@@ -25,6 +26,7 @@ import numpy as np
 
 from ..io import load_result, save_result
 from ..problems import Problem
+from . import tied_untied_theory_predictions as tp
 from .authors_crossings import mean_crossing, ratio
 from .authors_spec import initial_m
 from .common import ProgressLog, bootstrap_slope, loglog_slope, overlap_curves, seed_key
@@ -87,7 +89,7 @@ def sgd_family(config, key: str, protocols_stem, out_stem, log=None) -> None:
 
     section = config[EXPERIMENT]
     spec, d = section["candidates"], int(section["protocols"]["d"])
-    level = 2 / math.sqrt(d)
+    level = tp.authors_level(d)
     stop_level = float(spec["stop_factor"]) * level
     target, student = FAMILIES[key]
     Ls, lrs, ode_steps = _best(protocols_stem, key)
@@ -117,17 +119,25 @@ def _load(stem):
     return runs, ode, lr, meta
 
 
+def predictions(key: str, d: int, m0: float, lr: dict, ode: dict) -> list[dict]:
+    """The keyed ODE predictions (:mod:`ssi.experiments.tied_untied_theory_predictions`) a
+    family's SGD ran at: per L, the ODE's best η and its steps to 2/√d."""
+    target, student = FAMILIES[key]
+    return [tp.entry(tp.key(target, student, L, d, tp.authors_level(d), m0), lr[L], ode[L]) for L in sorted(lr)]
+
+
 def summarise(config) -> dict | None:
     """Per family: seed-mean steps to 2/√d per L (SGD and ODE) and the steps exponent; per gain of
-    :data:`GAINS`: SGD exponent with its 95 % bootstrap interval beside the ODE's."""
+    :data:`GAINS`: SGD exponent with its 95 % bootstrap interval beside the ODE's; under
+    ``ode_predictions`` the keyed ODE predictions the SGD ran at (this file holds them)."""
     files = stems(config)
     if not files:
         return None
     d = int(config[EXPERIMENT]["protocols"]["d"])
-    level = 2 / math.sqrt(d)
+    level = tp.authors_level(d)
     seed = int(config["seed"])
     fam = {key: _load(stem) for key, stem in files.items()}
-    out = {"d": d, "level": level, "families": {}, "gains": {}}
+    out = {"d": d, "level": level, "families": {}, "gains": {}, "ode_predictions": []}
     for key, (runs, ode, lr, meta) in fam.items():
         Ls = sorted(runs)
         fit = _fit(Ls, runs, None, level, seed)
@@ -137,6 +147,7 @@ def summarise(config) -> dict | None:
             "share_crossed": [float(np.mean(runs[L][1].max(axis=1) >= level)) for L in Ls],
             "exponent_sgd": fit["exponent"], "low": fit["low"], "high": fit["high"],
             "exponent_ode": loglog_slope(Ls, [ode[L] for L in Ls])}
+        out["ode_predictions"] += predictions(key, d, float(meta["m0"]), lr, ode)
     for name, (num, den) in GAINS.items():
         runs_n, ode_n = fam[num][0], fam[num][1]
         runs_d, ode_d = (fam[den][0], fam[den][1]) if den else (None, None)

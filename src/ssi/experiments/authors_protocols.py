@@ -10,8 +10,11 @@ untied network for L = 1..10:
 * C. candidate (ii): the untied network at its ODE-best η on Σh₂ against a tied network whose time
   does not grow with L (the tied ReLU network on (1/√L)Σh₂ at its own best η).
 
-Exponents are log-log slopes over L. The SGD runs of the same candidates are
-:mod:`ssi.experiments.authors_candidates`.
+A is integrated with the full ODE; the best η and the steps at it of B and C are the keyed
+predictions of :mod:`ssi.experiments.tied_untied_theory_predictions` (the reduced ODE, exact on
+these states, with its best η by a 1-D minimisation): this job is where they are computed, and the
+authors' numbers file the one that holds them. Exponents are log-log slopes over L. The SGD runs of
+the same candidates are :mod:`ssi.experiments.authors_candidates`.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from ..ode import escape_time
 from .authors_candidates import problem
 from .authors_spec import initial_m
 from .common import ProgressLog, loglog_slope
-from .tied_untied import best_learning_rate
+from . import tied_untied_theory_predictions as tp
 
 #: the best-η families: name -> (target, student, key of the config's list of L)
 BEST_FAMILIES = {"untied_H2sum": ("H2sum", "untied", "Ls"), "tied_H2sum": ("H2sum", "tied", "Ls"),
@@ -38,7 +41,7 @@ def protocols(spec: dict, stem, log_path=None) -> dict:
     Parameters
     ----------
     spec : dict
-        ``d``, ``lr``, ``Ls``, ``normalisations``, ``lr_search``, ``attention_Ls``, ``t_max``,
+        ``d``, ``lr``, ``Ls``, ``normalisations``, ``attention_Ls``, ``t_max``,
         ``qmc_log2`` (config/authors.yaml).
     stem : path
         The result file without suffix.
@@ -51,7 +54,7 @@ def protocols(spec: dict, stem, log_path=None) -> dict:
         The numbers written into the result's record.
     """
     d, lr0, Ls = int(spec["d"]), float(spec["lr"]), [int(L) for L in spec["Ls"]]
-    level = 2 / math.sqrt(d)
+    level = tp.authors_level(d)
     m0 = initial_m({"d": d, "init": "overlapped", "ic_overlap": None})
     log = ProgressLog(log_path, "authors protocols (ODE)")
 
@@ -69,15 +72,14 @@ def protocols(spec: dict, stem, log_path=None) -> dict:
         out[f"A_{target}"] = {"exponent_gain": loglog_slope(Ls, tu / tt), "exponent_untied": loglog_slope(Ls, tu),
                               "exponent_tied": loglog_slope(Ls, tt), "gain": (tu / tt).tolist()}
         log.note(f"A {target}: {out[f'A_{target}']}")
-    # B and C: best η per network (bounded search of the ODE's steps to 2/√d)
+    # B and C: each network at the ODE's best η (the keyed predictions)
     best = {}
     for key, (target, student, grid) in BEST_FAMILIES.items():
         rows = []
         for L in spec[grid]:
-            lr, n = best_learning_rate(problem(target, student, int(L)), d, level, m0, spec["lr_search"],
-                                       float(spec["t_max"]))
-            rows.append((int(L), lr, n))
-            log.note(f"best η {key} L={L}: η = {lr:.4g}, steps {n:.4g}")
+            p = tp.predict(tp.key(target, student, int(L), d, level, m0))
+            rows.append((int(L), p["lr"], p["steps"]))
+            log.note(f"best η {key} L={L}: η = {p['lr']:.4g}, steps {p['steps']:.4g}")
         arr = np.array(rows, float)
         arrays[f"best_{key}"] = arr
         best[key] = {"Ls": arr[:, 0].astype(int).tolist(), "lr": arr[:, 1].tolist(), "steps": arr[:, 2].tolist(),

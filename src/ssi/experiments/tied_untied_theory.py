@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import sie2_escape as se
 from ..io import load_result, save_result
+from . import tied_untied_theory_predictions as tp
 from .common import ProgressLog, crossing_time, loglog_slope, seed_key
 from .tied_untied_theory_claims import NATURAL, RULE, claim_rows, headline, settled_answer, verdict  # noqa: F401
 
@@ -203,9 +204,9 @@ COMPARISONS = [
     ("attention_alone", "attention alone, best η", "attention_best_sum", None, 1.0,
      "2ν₀ log(m_th/m₀)/A²: L up to powers of log L", [("candidate_family", "attention_H2sum")], None),
     ("untied_over_attention", "untied / attention, best η each", "untied_best_att", "attention_best_sum", 1.0,
-     "L(1 + L)A²/(4ν₀): L up to powers of log L", [("candidate_gain", "i_untied_over_attention")], None),
-    ("square_over_attention", "untied square / attention on (1/√L)Σh₂, one η", "square_fixed",
-     "attention_fixed", 0.5, "L·A_att/A_square = L²β₂/2 at small η: L^{1/2} up to powers of log L",
+     "πL(1 + L)A²/(2ν₀): L up to powers of log L", [("candidate_gain", "i_untied_over_attention")], None),
+    ("square_over_attention", "untied square / attention on (1/√L)Σh₂, one fixed η", "square_fixed",
+     "attention_fixed", 0.5, "L·A_att/A_square = L²β₂/2 as η → 0: L^{1/2} up to powers of log L",
      [("authors_experiment", "attention_square_overlapped")], None),
 ]
 
@@ -280,12 +281,27 @@ def sgd_source(config, source, authors, tied_untied_numbers):
         fit = e["gain"]
         Ls, values, text = fit["Ls"], fit["gain"], f"SGD, the authors' {e['file']}, d = {e['d']}"
     else:
-        fit = authors["candidates"]["gains" if kind == "candidate_gain" else "families"][key]
-        Ls, values = fit["Ls"], fit["gain_sgd" if kind == "candidate_gain" else "steps_sgd"]
-        text = f"SGD at the ODE's best η, d = {authors['candidates']['d']}"
-        fit = {"exponent": fit["exponent_sgd"], "low": fit["low"], "high": fit["high"]}
+        return _candidate_source(authors["candidates"], kind, key)
     return {"text": text, "threshold": "authors", "Ls": Ls, "exponent": fit["exponent"], "low": fit["low"],
             "high": fit["high"], "points": [{"L": L, "gain": v} for L, v in zip(Ls, values)]}
+
+
+def _candidate_source(candidates, kind, key):
+    """An SGD measurement of the authors' candidates, with the ODE values it ran at quoted from
+    the authors' numbers file (``ode``, the same L; ``ode_predictions``, their keyed entries):
+    those predictions are made once, by the authors' protocols job, not again here."""
+    from .authors_candidates import FAMILIES
+
+    fit = candidates["gains" if kind == "candidate_gain" else "families"][key]
+    Ls, values = fit["Ls"], fit["gain_sgd" if kind == "candidate_gain" else "steps_sgd"]
+    families = [fit["numerator"], fit["denominator"]] if kind == "candidate_gain" else [key]
+    wanted = [FAMILIES[f] for f in families if f is not None]
+    quoted = [e for e in candidates.get("ode_predictions", [])
+              if (e["key"]["target"], e["key"]["student"]) in wanted and e["key"]["L"] in Ls]
+    return {"text": f"SGD at the ODE's best η, d = {candidates['d']}", "threshold": "authors", "Ls": Ls,
+            "exponent": fit["exponent_sgd"], "low": fit["low"], "high": fit["high"],
+            "points": [{"L": L, "gain": v} for L, v in zip(Ls, values)],
+            "ode": fit["gain_ode" if kind == "candidate_gain" else "steps_ode"], "ode_predictions": quoted}
 
 
 def load_authors(config):
@@ -346,7 +362,7 @@ def summarise(config) -> dict:
     lo, hi = section["slope_window"]
     authors = load_authors(config)
     tu_numbers = load_numbers_file(config)
-    comparisons = []
+    comparisons, quoted = [], {}
     for key, text, num, den, asym, law, sources, limit in COMPARISONS:
         row = {"key": key, "text": text, "numerator": SERIES[num][1],
                "denominator": SERIES[den][1] if den else None, "asymptotic": asym, "law": law}
@@ -364,22 +380,34 @@ def summarise(config) -> dict:
             m = sgd_source(config, source, authors, tu_numbers)
             if m is None:
                 continue
-            Ls, gain = gain_curve(results, num, den, m["threshold"])
-            ode = _at(Ls, gain, m["Ls"])
+            if "ode" in m:
+                # the ODE values the SGD ran at, quoted from the file that holds them
+                ode = m.pop("ode")
+                for e in m.pop("ode_predictions"):
+                    quoted.setdefault(tp.key_text(e["key"]), e)
+                at = dict(zip(m["Ls"], ode))
+            else:
+                Ls, gain = gain_curve(results, num, den, m["threshold"])
+                ode = _at(Ls, gain, m["Ls"])
+                wanted = [p["L"] for p in m["points"]]
+                at = dict(zip(wanted, _at(Ls, gain, wanted)))
             m["exponent_ode"] = loglog_slope(m["Ls"], ode)
             m["inside"] = bool(m["low"] is not None and m["low"] <= m["exponent_ode"] <= m["high"])
-            for p, g in zip(m["points"], _at(Ls, gain, [p["L"] for p in m["points"]])):
+            for p, g in zip(m["points"], [at.get(p["L"], math.nan) for p in m["points"]]):
                 p["ode"] = g
                 if "low" in p:
                     p["inside"] = bool(p["low"] <= g <= p["high"])
             row["sgd"].append(m)
+        if key == "square_over_attention":
+            # the η → 0 law beside the fixed-η ODE: the drifts alone
+            row["exponent_lr0"] = loglog_slope(*square_over_attention_lr0(results), lo, hi)
         power = {"tied_sqrtL": 0.5, "tied_L": 1.0}.get(den)
         row["no_escape_from_L_closed_form"] = _lr_limit_L(power, float(section["lr"])) if power else None
         comparisons.append(row)
     out = {"d": meta["d"], "m0": meta["m0"], "levels": meta["levels"], "slope_window": [lo, hi],
            "lr": float(section["lr"]), "attention_lr": float(section["attention"]["lr"]),
            "students": student_table(config, results), "comparisons": comparisons,
-           "best_lr_check": best_lr_check(results)}
+           "best_lr_check": best_lr_check(results), "ode_predictions": list(quoted.values())}
     aLs, t_att = series(results, "attention_best_sum", "authors")
     out["attention_fastest_L"] = int(aLs[np.argmin(t_att)])
     # the attention drift's local exponent (exact Laplace integral) far beyond the ODE grid
@@ -388,6 +416,16 @@ def summarise(config) -> dict:
     out["answer"] = settled_answer(out)
     out["verdict"] = verdict(out)
     return out
+
+
+def square_over_attention_lr0(results):
+    """(Ls, gain) of untied square over attention on (1/√L)Σh₂ at one η in the limit η → 0:
+    each time is log(m_th/m₀)/(κηA) (with the same O(m²) correction), so the gain is
+    L·A_att/A_square = L²β₂/2."""
+    Ls = np.asarray(results["att_Ls"], int)
+    square = se.activation_moments("square")
+    a_square = np.array([se.feedforward(int(L), float(scale("sqrt_mean", L)), moments=square).A for L in Ls])
+    return Ls, Ls * np.asarray(results["att_sqrt_mean_A"], float) / a_square
 
 
 def _lr_limit_L(power, eta):

@@ -26,6 +26,8 @@ def comparison_table(numbers) -> list[str]:
              f"ODE, L ≤ 10 | ODE, L = {lo}–{hi} | SGD (95 % interval) |", "|---|---|---|---|---|---|"]
     for r in numbers["comparisons"]:
         large = f"L^{_f(r['exponent_ode_authors'])}"
+        if r.get("exponent_lr0") is not None:
+            large = f"{large} (at η = {numbers['attention_lr']:g}; η → 0: L^{_f(r['exponent_lr0'])})"
         if r["no_escape_from_L_closed_form"]:
             large = (f"{large} (η → 0; at η = {numbers['lr']:g} the tied network stops escaping at "
                      f"L ≈ {r['no_escape_from_L_closed_form']:.0f})")
@@ -65,6 +67,11 @@ def markdown(numbers) -> str:
            f"authors' 2·10⁻⁴ with their (y − ŷ)² loss), the square-vs-attention one at "
            f"η = {numbers['attention_lr']:g}. ODE exponents are log-log least-squares slopes of the reduced "
            "ODE's escape times (best η by a bounded search on the same ODE).", ""]
+    quoted = numbers.get("ode_predictions") or []
+    if quoted:
+        out[-2] += (" Beside the SGD run at the ODE's best η, the ODE is the prediction those runs were made at, "
+                    f"from their start m₀ = {quoted[0]['key']['m0']:.4g} (the authors' overlapped start), "
+                    "as the authors' numbers file holds it.")
     out += comparison_table(numbers) + [""]
     out += student_table(numbers) + [""]
     out += ["The measured non-integer exponents are crossovers between these laws:", "",
@@ -87,8 +94,10 @@ def markdown(numbers) -> str:
             f"L = {numbers['attention_fastest_L']} and grows as L^{large['attention_alone']} at L = {window} "
             f"(→ L up to logarithms). Hence untied "
             f"over attention: L^{small['untied_over_attention']} over L ≤ 8, L^{large['untied_over_attention']} "
-            f"at L = {window}; and untied square over attention at one η, L²β₂(L)/2 at small η: "
-            f"L^{small['square_over_attention']} over L ≤ 10, L^{large['square_over_attention']} at L = {window}.",
+            f"at L = {window}; and untied square over attention at one η = {numbers['attention_lr']:g}: "
+            f"L^{small['square_over_attention']} over L ≤ 10, L^{large['square_over_attention']} at L = {window} "
+            f"(a fixed-η number; the η → 0 law L²β₂(L)/2 has local exponent "
+            f"{_f(rows['square_over_attention'].get('exponent_lr0'))} there, → L^(1/2) up to logarithms).",
             f"- **best η**: A/ν₀ is within {100 * check['authors']:.1f} % of the ODE's numerical minimiser at "
             f"2/√d (every normalisation, every L of the grid); at 0.5 the leading A/ν₀ is off by up to "
             f"{100 * check['macro_leading']:.0f} % and the first-order formula by {100 * check['macro']:.1f} %."]
