@@ -1,7 +1,8 @@
 """The authors' experiments in words: the README's table and docs/results/authors.md.
 
-Presentation only: every verdict is :func:`ssi.experiments.authors_verdicts.verdict` (or
-``candidates_verdict``) as computed there, shown in the claims table's words (:data:`ssi.experiments.claim_text.VERDICT_WORDS`);
+Presentation only: every verdict word is read from the authors' verdict file
+(``figures/authors/VERDICTS.json``, :mod:`ssi.verdicts`: ``words`` below, experiment name -> word),
+written there from :func:`ssi.experiments.authors_verdicts.verdict` (or ``candidates_verdict``);
 the numbers are those of ``figures/authors/numbers/authors.json`` and, for the paper-convention
 counterpart, ``figures/numbers/*.json``. Files that share one gain fit (a plain and a tied network
 in two files) are one row and one section.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 
 from . import authors, authors_verdicts
-from .claim_text import num, verdict_word
+from .claim_text import num
 
 #: their student names in words
 STUDENT_WORDS = {"plain_network": "untied", "tied_network": "tied", "attention": "attention"}
@@ -78,24 +79,40 @@ def _figures(config, group, prefix: str) -> str:
                       for n in group)
 
 
-def readme_table(config, numbers, default) -> str:
+def verdict_words(content: dict) -> dict:
+    """Experiment name (or "candidates") -> verdict word, from the authors' verdict file ``content``."""
+    return {e["key"]: e["verdict"] for e in content["rows"] if "key" in e}
+
+
+def _word(words, key: str, computed: str) -> str:
+    """The verdict word of ``key``: from ``words`` (the verdict file) when given, else ``computed``;
+    "n/a" (exploratory) is never in the file."""
+    if words is None or computed == "n/a":
+        return computed
+    if key not in words:
+        raise ValueError(f"the authors' verdict file has no row for {key!r}; regenerate it (python -m ssi.docgen)")
+    return words[key]
+
+
+def readme_table(config, numbers, default, words=None) -> str:
     """The README's table: experiment file(s) | claim | measured | verdict | figure, for every file on
-    which a claim rests; the exploratory files are named below it."""
+    which a claim rests; the exploratory files are named below it. ``words``: :func:`verdict_words` of
+    the verdict file (the verdict column reads it)."""
     experiments = config[authors.EXPERIMENT]["experiments"]
     lines = ["| experiment file(s) | claim | measured | verdict | figure |", "|---|---|---|---|---|"]
     exploratory = []
     for group in groups(config, numbers):
         agrees, why = authors_verdicts.verdict(group[0], config, numbers, default)
-        if verdict_word(agrees) == "n/a":
+        if agrees == "n/a":
             exploratory.append(_files(config, group))
             continue
         lines.append(f"| {_files(config, group)} | {experiments[group[0]]['claim']} | {why} | "
-                     f"**{verdict_word(agrees)}** | {_figures(config, group, '')} |")
+                     f"**{_word(words, group[0], agrees)}** | {_figures(config, group, '')} |")
     cand = numbers.get("candidates")
     if cand:
         agrees, why = authors_verdicts.candidates_verdict(cand)
         lines.append(f"| C4 candidates for L² (SGD, each network at its best η) | C4 | {why} | "
-                     f"**{verdict_word(agrees)}** | [figure]({config['figures_dir']}/protocol_candidates.png) |")
+                     f"**{_word(words, 'candidates', agrees)}** | [figure]({config['figures_dir']}/protocol_candidates.png) |")
     if exploratory:
         lines += ["", "Exploratory, no claim rests on them: " + ", ".join(exploratory) + "."]
     return "\n".join(lines) + "\n"
@@ -167,14 +184,15 @@ def _cost(config, group, job_seconds) -> str:
             f"ours: {ours_text}")
 
 
-def _candidates_section(config, cand) -> list[str]:
+def _candidates_section(config, cand, words=None) -> list[str]:
     agrees, why = authors_verdicts.candidates_verdict(cand)
+    agrees = _word(words, "candidates", agrees)
     seeds = next(iter(cand["families"].values()))["seeds"]
     lines = [f"## {CANDIDATES_TITLE}", "",
              f"Each family at each network's ODE-best η, {seeds} seeds per L, d = {cand['d']}; steps for the seed-mean "
              f"overlap to reach 2/√d, exponents over L with 95 % bootstrap intervals "
              "(`src/ssi/experiments/authors_candidates.py`). "
-             f"Verdict: **{verdict_word(agrees)}** ({why}).", "",
+             f"Verdict: **{agrees}** ({why}).", "",
              "| family | L | best η (ODE) | SGD exponent [95 %] | ODE exponent |", "|---|---|---|---|---|"]
     for k, v in cand["families"].items():
         lines.append(f"| {k} | {v['Ls'][0]}–{v['Ls'][-1]} | {num(v['lr'][0], '.3g')}–{num(v['lr'][-1], '.3g')} | "
@@ -188,11 +206,12 @@ def _candidates_section(config, cand) -> list[str]:
     return lines + ["", f"![candidates](../../{config['figures_dir']}/protocol_candidates.png)", ""]
 
 
-def results_page(config, numbers, default, job_seconds=None) -> str:
+def results_page(config, numbers, default, job_seconds=None, words=None) -> str:
     """docs/results/authors.md: one summary table, then one short section per experiment (or pair).
 
     ``default``: name -> numbers of the default run; ``job_seconds``: experiment -> {jobs, job_seconds}
-    of the recorded authors' run (benchmarks/results/workflow.json), or None."""
+    of the recorded authors' run (benchmarks/results/workflow.json), or None; ``words``:
+    :func:`verdict_words` of the verdict file."""
     job_seconds = job_seconds or {}
     experiments = config[authors.EXPERIMENT]["experiments"]
     lines = ["# The authors' own experiments, rerun beside ours", "",
@@ -202,7 +221,8 @@ def results_page(config, numbers, default, job_seconds=None) -> str:
              "IdePHICS/Sequence-Single-Index (`experiments/*.yaml`) with their d, L, T, learning rate and its",
              "scaling, target, student, loss and start, exact in law (their random numbers cannot be matched):",
              "[the authors' conventions](../theory.md#the-authors-conventions). Each verdict is computed from the",
-             "numbers by the rules of `src/ssi/experiments/authors_verdicts.py`; \"2/√d\" is their escape level",
+             "numbers by the rules of `src/ssi/experiments/authors_verdicts.py` and the decisiveness rule of",
+             "`src/ssi/verdicts.py` (figures/authors/VERDICTS.json); \"2/√d\" is their escape level",
              "(the seed-mean overlap reaches 2/√d), the gain is T_untied/T_tied at that level.", "",
              "## Summary", "",
              "| experiment | claim | their conventions | measured | verdict |", "|---|---|---|---|---|"]
@@ -210,14 +230,15 @@ def results_page(config, numbers, default, job_seconds=None) -> str:
     for group in groups(config, numbers):
         spec = experiments[group[0]]
         agrees, why = authors_verdicts.verdict(group[0], config, numbers, default)
+        agrees = _word(words, group[0], agrees)
         title = _files(config, group, backticks=False)
         anchor = _slug(title)
         lines.append(f"| [{title}](#{anchor}) | {spec['claim']} | {conventions(config, group)} | {why} | "
-                     f"**{verdict_word(agrees)}** |")
+                     f"**{agrees}** |")
         sections += [f"## {title}", "",
                      " ".join(f"{experiments[n]['role'].capitalize()}: {experiments[n]['note']}." for n in group),
                      f"Their conventions: {conventions(config, group)}.", "",
-                     f"**{verdict_word(agrees)}**: {why}. Paper conventions (default run): {paper_side(spec, default)}.",
+                     f"**{agrees}**: {why}. Paper conventions (default run): {paper_side(spec, default)}.",
                      f"Cost: {_cost(config, group, job_seconds)}. Figures: {_figures(config, group, '../../')}.", ""]
         key, g = authors_verdicts.gain_of(group[0], numbers)
         if g and "ode_gain" in g:
@@ -229,8 +250,9 @@ def results_page(config, numbers, default, job_seconds=None) -> str:
     if numbers.get("candidates"):
         agrees, why = authors_verdicts.candidates_verdict(numbers["candidates"])
         lines.append(f"| [C4 candidates for L²](#{_slug(CANDIDATES_TITLE)}) | C4 | each network at its "
-                     f"ODE-best η, their loss, d = {numbers['candidates']['d']} | {why} | **{verdict_word(agrees)}** |")
-        sections += _candidates_section(config, numbers["candidates"])
+                     f"ODE-best η, their loss, d = {numbers['candidates']['d']} | {why} | "
+                     f"**{_word(words, 'candidates', agrees)}** |")
+        sections += _candidates_section(config, numbers["candidates"], words)
     lines += [""] + sections + [
         "## Phase diagram under the authors' script", "",
         "Their `analytic/` phase-diagram script (its grid, quadrature and classification rule) against our",

@@ -10,7 +10,6 @@ figures) unless ``SSI_CONFIG`` names another whose figures folder holds its numb
 """
 from __future__ import annotations
 
-import importlib
 import io
 import math
 import os
@@ -73,18 +72,24 @@ class Result:
                 _show(png)
 
     def claims(self) -> None:
-        """Show this result's rows of the claims table (figures/CLAIMS.md), made from the numbers
-        by ``ssi.experiments.<result>.claim_rows``: the claim, what the paper says, the verdict and
-        headline where the rows carry them, and the full measured text."""
-        module = importlib.import_module(f"ssi.experiments.{self.name}")
-        parts = []
-        for row in module.claim_rows(self.config, self.numbers):
-            lines = [f"**{row['claim']}**", f"- the paper: {row['paper']}"]
-            if row.get("verdict"):
-                lines.append(f"- verdict: **{row['verdict']}**" + (f" — {row['headline']}" if row.get("headline") else ""))
-            lines.append(f"- measured: {row['measured']}")
-            parts.append("\n".join(lines))
-        show_markdown("\n\n".join(parts))
+        """Show this result's rows of the verdict file (``<figures>/VERDICTS.json``, the rows of
+        figures/CLAIMS.md): the claim, what the paper says, the verdict with its reason, the headline
+        and the full measured text."""
+        show_markdown(claims_text(self.figures_dir / "VERDICTS.json", self.name))
+
+
+def claims_text(verdict_file, result: str) -> str:
+    """The Markdown of :meth:`Result.claims`: the rows of ``result`` in the verdict file."""
+    from .. import verdicts
+
+    parts = []
+    for row in verdicts.load(verdict_file)["rows"]:
+        if row["result"] != result:
+            continue
+        parts.append("\n".join([f"**{row['row']}**", f"- the paper: {row['paper']}",
+                                 f"- verdict: **{row['verdict']}** ({row['reason']}) — {row['headline']}",
+                                 f"- measured: {row['measured']}"]))
+    return "\n\n".join(parts)
 
 
 def show_markdown(text: str) -> None:
