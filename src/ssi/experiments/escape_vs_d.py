@@ -389,7 +389,7 @@ def c1_verdict(fit: dict) -> Verdict:
     claimed = fit["exponent_claimed_same_range"]
     dims, steps = fit.get("ode_dims") or [], fit.get("ode_steps") or []
     approach = None
-    if len(dims) >= 3 and all(map(finite, steps)):
+    if len(dims) >= 3 and all(finite(s) and s > 0 for s in steps):
         approach = Approach.from_curve(dims, steps, list(claimed_steps(fit["sie"], dims)),
                                        fit["exponent_ode_same_range"])
     return exponent_verdict(fit["exponent_sgd"], fit["exponent_sgd_low"], fit["exponent_sgd_high"],

@@ -2,8 +2,8 @@
 and its figures redrawn by the package's own plotting function.
 
 A notebook needs no workflow run and no ``results/``: it reads the key numbers
-``<figures>/numbers/<result>.json`` and the figure data ``<figures>/data/<result>.npz`` + ``.json``
-(ssi.experiments.figure_data), both committed, and redraws each figure into a temporary folder
+``<figures>/numbers/<result>.json``, the verdict file ``<figures>/VERDICTS.json`` and the figure
+data ``<figures>/data/<result>.npz`` + ``.json`` (ssi.experiments.figure_data), all committed, and redraws each figure into a temporary folder
 with ``ssi.experiments.<result>.plot``. Each redrawn figure is compared with the committed one
 (byte for byte) and shown. The config is ``config/config.yaml`` (the one that made the committed
 figures) unless ``SSI_CONFIG`` names another whose figures folder holds its numbers and data.
@@ -132,7 +132,8 @@ def open_result(name: str) -> Result:
     path = os.environ.get("SSI_CONFIG", DEFAULT)
     config = yaml.safe_load(Path(path).read_text())
     figures = Path(config["figures_dir"])
-    needed = [figures / "numbers" / f"{name}.json", figures / "data" / f"{name}.npz", figures / "data" / f"{name}.json"]
+    needed = [figures / "numbers" / f"{name}.json", figures / "data" / f"{name}.npz", figures / "data" / f"{name}.json",
+              figures / "VERDICTS.json"]
     missing = [p.as_posix() for p in needed if not p.is_file()]
     if missing:
         raise SystemExit(f"{', '.join(missing)} not found: the committed numbers and figure data of {name} "
