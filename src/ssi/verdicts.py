@@ -337,6 +337,12 @@ def load(path) -> dict:
     return content
 
 
+def rows_of(content: dict, result: str | None = None, claim: str | None = None) -> list[dict]:
+    """The entries of a verdict file of one ``result`` (numbers-file stem) and/or one ``claim`` ("C4")."""
+    return [e for e in content["rows"] if (result is None or e["result"] == result)
+            and (claim is None or e["claim"] == claim)]
+
+
 # --- the headline -----------------------------------------------------------------------------------------
 #: the README's headline: at most this many words
 HEADLINE_WORDS = 60
