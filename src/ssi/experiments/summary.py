@@ -199,7 +199,7 @@ def panel_text(rows: list[dict]) -> tuple[str, str, str | None, str]:
     if verdict is not None:
         head = f"{VERDICT_STYLE[verdict][1]} {verdict}"
     else:
-        head = " · ".join(f"{VERDICT_STYLE[w][1]} {words.count(w)} {w}" for w in VERDICTS if w in words)
+        head = "rows split: " + ", ".join(f"{words.count(w)} {VERDICT_STYLE[w][1]}" for w in VERDICTS if w in words)
     if len(rows) == 1:
         lines = textwrap.wrap(_mathtext(rows[0].get("headline") or rows[0]["paper"]), NOTE_WIDTH)
         note = "\n".join(lines[:NOTE_LINES]) + (" …" if len(lines) > NOTE_LINES else "")
