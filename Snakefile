@@ -66,6 +66,7 @@ if "authors" in config:
 
     include: "workflow/rules/authors.smk"
     include: "workflow/rules/reproducibility.smk"
+    include: "workflow/rules/verdicts.smk"
     include: "workflow/rules/audit.smk"
 
     #: what `snakemake` makes (rule all), and what a batched config groups into jobs
@@ -93,6 +94,7 @@ else:
     include: "workflow/rules/notebooks.smk"
     include: "workflow/rules/summary.smk"
     include: "workflow/rules/reproducibility.smk"
+    include: "workflow/rules/verdicts.smk"
     include: "workflow/rules/audit.smk"
 
     #: what `snakemake` makes (rule all), and what a batched config groups into jobs

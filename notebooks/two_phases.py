@@ -85,7 +85,8 @@ show_table([{**row, "gap_in_se": gap_in_se(row)} for row in result.numbers["rows
 # ## The claims, as measured
 #
 # The rows of the claims table for C2 and C6, computed from the numbers above by
-# `ssi.experiments.two_phases.claim_rows`.
+# `ssi.experiments.two_phases.claim_rows` and read, with their verdicts, from the verdict file
+# `figures/VERDICTS.json` (`ssi.verdicts`).
 
 # %%
 result.claims()

@@ -83,7 +83,7 @@ REGION_COLOURS = ("#A9D4F2",   # 000 unique semantic minimum
                   "#009E73")   # 111 positional global + semantic local minimum
 
 #: the verdict words of the claim rows -> (colour, mark); the mark carries it without colour
-VERDICT_STYLE = {"reproduced": (GREEN, "✓"), "partly": (ORANGE, "◐"), "differs": (VERMILION, "✗"),
+VERDICT_STYLE = {"reproduced": (GREEN, "✓"), "reproduced asymptotically": (GREEN, "≈"), "differs": (VERMILION, "✗"),
                  "undecided": (GUIDE, "?")}
 
 #: registry keys (targets, students, activations, encodings, the authors' names, quantities)

@@ -1,7 +1,7 @@
 """The claims table's verdicts follow their stated rules, and every row is complete.
 
-* each verdict rule (C1 … C6, the authors' diagram) on hand-made numbers: every verdict it can give,
-  with the boundary cases of its tolerance;
+* each verdict rule (C1 … C6, the authors' diagram) on hand-made numbers: every verdict it can give
+  (the words and the decisiveness rule of ssi.verdicts), with the boundary cases of its tolerance;
 * the rows of the committed numbers files: every key, a known verdict, a headline of at most 160
   characters, a figure that is a repository path;
 * the README and figures/CLAIMS.md renderings (verdict column, escaped "|").
@@ -15,26 +15,40 @@ import pytest
 import yaml
 
 from ssi.experiments import authors_phase, claims, escape_vs_d, positional, semantic_positional, tied_untied, two_phases
-from ssi.experiments.claim_text import HEADLINE_MAX, ROW_KEYS, VERDICTS, check_row, span, verdict_word
+from ssi.experiments.claim_text import HEADLINE_MAX, ROW_KEYS, check_row, span
+from ssi.verdicts import VERDICTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 # --- C1 -----------------------------------------------------------------------------------------
-def c1_fit(x, low, high, claimed=1.0, ode=None):
-    return {"exponent_claimed_same_range": claimed, "exponent_sgd": x, "exponent_sgd_low": low,
-            "exponent_sgd_high": high, "exponent_ode_same_range": x if ode is None else ode}
+def c1_fit(x, low, high, claimed=1.0, ode=None, ode_steps=None):
+    dims = [100, 1000, 10000, 100000]
+    return {"sie": 1, "exponent_claimed_same_range": claimed, "exponent_sgd": x, "exponent_sgd_low": low,
+            "exponent_sgd_high": high, "exponent_ode_same_range": x if ode is None else ode,
+            "ode_dims": dims if ode_steps else [], "ode_steps": ode_steps or []}
+
+
+#: an ODE whose local slope falls 1.09 → 1.04 → 1.004 toward the law d (slope 1)
+APPROACHING = [100.0, 100.0 * 10 ** 1.09, 100.0 * 10 ** 2.13, 100.0 * 10 ** 3.134]
 
 
 @pytest.mark.parametrize("fit, verdict", [
     (c1_fit(1.02, 0.98, 1.05), "reproduced"),
-    (c1_fit(1.03, 1.02, 1.04), "partly"),                    # outside, within 0.1, ODE the same
-    (c1_fit(1.03, 1.02, 1.04, ode=1.20), "differs"),         # outside, ODE disagrees with SGD
-    (c1_fit(1.20, 1.15, 1.25), "differs"),                   # outside by more than 0.1
-    (c1_fit(math.nan, 0.9, 1.1), "undecided"),
+    (c1_fit(1.03, 1.02, 1.04, ode_steps=APPROACHING), "reproduced asymptotically"),   # tight, the ODE → 1
+    (c1_fit(1.03, 1.02, 1.04), "differs"),                   # outside, no ODE slopes to show the approach
+    (c1_fit(1.03, 1.02, 1.04, ode=1.20, ode_steps=APPROACHING), "differs"),   # the ODE disagrees with SGD
+    (c1_fit(1.20, 1.15, 1.25), "differs"),
+    (c1_fit(1.0, 0.7, 1.3), "undecided"),                    # 0.6 wide: more than 0.5
+    (c1_fit(math.nan, math.nan, 1.1), "undecided"),
 ])
 def test_c1_verdict(fit, verdict):
-    assert escape_vs_d.c1_verdict(fit) == verdict
+    """The precise row at SIE 1 (1.02 [1.02, 1.03], its ODE's local slope 1.004 at d = 10⁵) reads
+    "reproduced asymptotically", not "partly"; a 0.6-wide interval reads undecided."""
+    v = escape_vs_d.c1_verdict(fit)
+    assert v.word == verdict, v
+    if verdict == "reproduced asymptotically":
+        assert "local slope is 1.004 at d = 10⁵ → 1" in v.reason
 
 
 # --- C2 and C6 ------------------------------------------------------------------------------------
@@ -51,27 +65,28 @@ def tp_row(case, d, t_sgd, t_ode, escaped=16, final_sgd=0.84, final_ode=0.84, se
 
 def test_c2_verdict():
     good = [tp_row("sie1", 1000, 2.3, 2.3), tp_row("sie3", 1000, 6e3, 7e3, escaped=9, final_sgd=0.6, final_ode=1.0)]
-    assert two_phases.c2_verdict(good) == "reproduced"        # a case not fully escaped is not held to the ODE
-    assert two_phases.c2_verdict(good + [tp_row("sie2", 1000, 28.0, 29.0, final_sgd=0.70)]) == "partly"
-    assert two_phases.c2_verdict(good + [tp_row("sie2", 1000, None, 29.0, escaped=3)]) == "partly"
-    assert two_phases.c2_verdict([tp_row("sie2", 1000, None, 29.0, escaped=0)]) == "differs"
+    assert two_phases.c2_verdict(good).word == "reproduced"   # a case not fully escaped is not held to the ODE
+    assert two_phases.c2_verdict(good + [tp_row("sie2", 1000, 28.0, 29.0, final_sgd=0.70)]).word == "differs"
+    few = two_phases.c2_verdict(good + [tp_row("sie2", 1000, None, 29.0, escaped=3)])
+    assert few.word == "undecided" and "3/16 replicates escaped" in few.reason      # fewer than half escaped
+    assert two_phases.c2_verdict([tp_row("sie2", 1000, None, 29.0, escaped=8)]).word == "differs"
 
 
 def test_c6_verdict():
-    # a point is off when |t̄_SGD − t_ODE| exceeds 5 % of t_ODE by more than 3 standard errors of the mean
-    within = [tp_row("sie2", 1000, 34.5, 30.0, se=1.0), tp_row("sie2", 100000, 46.0, 50.0, se=0.5)]
-    assert two_phases.c6_verdict(within) == "reproduced"                     # 1.5 + 3·1.0, 2.5 + 3·0.5: at the limit
-    assert two_phases.c6_verdict([tp_row("sie2", 1000, 35.1, 30.0), tp_row("sie2", 100000, 50.0, 50.0)]) == "partly"
-    assert two_phases.c6_verdict([tp_row("sie2", 1000, 30.0, 30.0), tp_row("sie2", 100000, 55.6, 50.0)]) == "differs"
-    assert two_phases.c6_verdict([tp_row("sie2", 100000, 58.0, 50.0, se=2.0)]) == "reproduced"  # 8 ≤ 2.5 + 6
-    assert two_phases.c6_verdict([tp_row("sie2", 100000, 58.0, 50.0, se=1.0)]) == "differs"     # 8 > 2.5 + 3
-    assert two_phases.c6_verdict([tp_row("sie3", 1000, 6e3, 7e3, escaped=9)]) == "undecided"  # censored: no mean
+    """The gap's 95 % interval (± 1.96 SE) must be at most 2.5 % wide (half the 5 % tolerance): the
+    committed SIE 2 points (+9.0 % ± 7.7 %) are undecided, not "reproduced" under a 5 % + 3 SE allowance."""
+    assert two_phases.c6_verdict([tp_row("sie1", 1000, 2.31, 2.32, se=0.01)]).word == "reproduced"
+    assert two_phases.c6_verdict([tp_row("sie2", 1000, 31.9, 29.3, se=1.15)]).word == "undecided"      # too wide
+    assert two_phases.c6_verdict([tp_row("sie2", 1000, 33.0, 30.0, se=0.1)]).word == "differs"         # +10 % ± 0.7 %
+    assert two_phases.c6_verdict([tp_row("sie2", 1000, 31.5, 30.0, se=0.1)]).word == "undecided"       # straddles 5 %
+    mixed = [tp_row("sie1", 1000, 2.31, 2.32, se=0.01), tp_row("sie2", 1000, 33.0, 30.0, se=0.1)]
+    assert two_phases.c6_verdict(mixed).word == "differs"                   # one point that differs decides
+    assert two_phases.c6_verdict([tp_row("sie3", 1000, 6e3, 7e3, escaped=9)]).word == "undecided"  # no mean
     assert two_phases.gap_in_se(tp_row("sie2", 1000, 31.0, 29.0, se=0.5)) == pytest.approx(4.0)
-    assert two_phases.excess_in_se(tp_row("sie2", 1000, 32.0, 30.0, se=0.5)) == pytest.approx(1.0)
 
 
 # --- C3 -------------------------------------------------------------------------------------------
-def c3_numbers(pe_low=2.2, pe_high=2.3, plain_low=2.5, plain_high=3.4, sie_pe=2, ratio=10.0):
+def c3_numbers(pe_low=2.2, pe_high=2.3, plain_low=2.6, plain_high=3.0, sie_pe=2, ratio=10.0):
     fit = {"target": "t", "schedule": "η = 0.005·(d/100)^-1", "dims": [32, 100]}
     rows = [{"case": c, "d": d, "steps_median": s} for d in (32, 100)
             for c, s in (("none", 1000.0 * ratio), ("opposite_same_lr", 1000.0))]
@@ -84,38 +99,48 @@ def c3_numbers(pe_low=2.2, pe_high=2.3, plain_low=2.5, plain_high=3.4, sie_pe=2,
 
 
 def test_c3_verdict():
-    assert positional.c3_verdict(c3_numbers()) == "reproduced"
-    assert positional.c3_verdict(c3_numbers(pe_high=2.6)) == "partly"          # intervals overlap
-    assert positional.c3_verdict(c3_numbers(sie_pe=4)) == "differs"           # the SIE does not drop
-    assert positional.c3_verdict(c3_numbers(ratio=0.5)) == "differs"          # PE slower
+    """The committed no-PE interval [2.55, 3.32] (0.77 wide) cannot decide: undecided, not reproduced."""
+    assert positional.c3_verdict(c3_numbers()).word == "reproduced"
+    assert positional.c3_verdict(c3_numbers(plain_low=2.55, plain_high=3.32)).word == "undecided"
+    assert positional.c3_verdict(c3_numbers(pe_high=2.65)).word == "differs"      # decisive intervals overlap
+    assert positional.c3_verdict(c3_numbers(sie_pe=4)).word == "differs"          # the SIE does not drop
+    assert positional.c3_verdict(c3_numbers(ratio=0.5)).word == "differs"         # PE slower
     numbers = c3_numbers()
     numbers["fits"][1]["schedule"] = "η = 0.2"
-    assert positional.c3_verdict(numbers) == "undecided"                      # no same-η pair
+    assert positional.c3_verdict(numbers).word == "undecided"                     # no same-η pair
 
 
 # --- C4 -------------------------------------------------------------------------------------------
-def c4_fit(sie, low, high):
-    return {"sie": sie, "exponent_sgd_low": low, "exponent_sgd_high": high}
+def c4_fit(sie, low, high, protocol="same_lr"):
+    return {"sie": sie, "exponent_sgd": (low + high) / 2, "exponent_sgd_low": low, "exponent_sgd_high": high,
+            "protocol": protocol}
 
 
 def test_c4_verdict():
-    assert tied_untied.c4_verdict([c4_fit(1, 0.99, 1.01), c4_fit(1, 0.97, 1.01)]) == "reproduced"
-    assert tied_untied.c4_verdict([c4_fit(2, 0.86, 0.96), c4_fit(2, 0.92, 1.16)]) == "differs"
-    assert tied_untied.c4_verdict([c4_fit(2, 1.9, 2.1), c4_fit(2, 0.92, 1.16)]) == "partly"
+    """C4 at SIE 3 as committed, L^0.76 [-0.30, 1.28] and L^1.27 [0.36, 1.85], reads undecided (it read
+    "reproduced": both alternatives 0 and 1 lie in the interval); one protocol that differs makes the
+    row differ (it read "partly")."""
+    def word(*fits):
+        return tied_untied.c4_verdict(list(fits)).word
+
+    assert word(c4_fit(1, 0.99, 1.01), c4_fit(1, 0.97, 1.01, "best_lr")) == "reproduced"
+    assert word(c4_fit(2, 0.86, 0.96), c4_fit(2, 0.92, 1.16, "best_lr")) == "differs"
+    assert word(c4_fit(2, 1.9, 2.1), c4_fit(2, 0.92, 1.16, "best_lr")) == "differs"
+    assert word(c4_fit(3, -0.30, 1.28), c4_fit(3, 0.36, 1.85, "best_lr")) == "undecided"
     # SIE ≥ 3: "∝ L or constant": either exponent counts
-    assert tied_untied.c4_verdict([c4_fit(3, -0.49, 0.59), c4_fit(3, 0.53, 1.45)]) == "reproduced"
-    assert tied_untied.c4_verdict([c4_fit(3, 1.6, 2.2), c4_fit(3, 1.7, 2.4)]) == "differs"
-    assert tied_untied.c4_verdict([c4_fit(1, math.nan, 1.0)]) == "undecided"
+    assert word(c4_fit(3, -0.2, 0.2), c4_fit(3, 0.8, 1.2, "best_lr")) == "reproduced"
+    assert word(c4_fit(3, 1.6, 2.0), c4_fit(3, 1.7, 2.1, "best_lr")) == "differs"
+    assert word(c4_fit(1, math.nan, 1.0)) == "undecided"
 
 
 def test_c4_null_verdict():
     def run(tied, untied):
         return {"final_overlap_tied": tied, "final_overlap_untied": untied, "noise_level": 0.0316}
 
-    assert tied_untied.c4_null_verdict([run(0.033, 0.34), run(0.031, 0.14)]) == "reproduced"
-    assert tied_untied.c4_null_verdict([run(0.033, 0.34), run(0.031, 0.04)]) == "partly"
-    assert tied_untied.c4_null_verdict([run(0.2, 0.34)]) == "differs"
-    assert tied_untied.c4_null_verdict([]) == "undecided"
+    assert tied_untied.c4_null_verdict([run(0.033, 0.34), run(0.031, 0.14)]).word == "reproduced"
+    assert tied_untied.c4_null_verdict([run(0.033, 0.34), run(0.031, 0.04)]).word == "undecided"
+    assert tied_untied.c4_null_verdict([run(0.2, 0.34)]).word == "differs"
+    assert tied_untied.c4_null_verdict([]).word == "undecided"
 
 
 # --- C5 -------------------------------------------------------------------------------------------
@@ -128,21 +153,23 @@ def c5_numbers(switch=0.652, misaligned=0.02, not_escaped=0.0):
 
 
 def test_c5_verdict():
-    assert semantic_positional.c5_verdict(c5_numbers()) == "reproduced"
-    assert semantic_positional.c5_verdict(c5_numbers(switch=0.72)) == "partly"        # follows the global minimum
-    assert semantic_positional.c5_verdict(c5_numbers(misaligned=0.0)) == "partly"     # a region missing
-    assert semantic_positional.c5_verdict(c5_numbers(switch=0.72, misaligned=0.0)) == "differs"
-    assert semantic_positional.c5_verdict(c5_numbers(not_escaped=0.9)) == "undecided"
+    assert semantic_positional.c5_verdict(c5_numbers()).word == "reproduced"
+    assert semantic_positional.c5_verdict(c5_numbers(switch=0.72)).word == "differs"     # follows the global minimum
+    assert semantic_positional.c5_verdict(c5_numbers(misaligned=0.0)).word == "differs"  # a region missing
+    assert semantic_positional.c5_verdict(c5_numbers(not_escaped=0.5)).word == "reproduced"   # half escaped decides
+    assert semantic_positional.c5_verdict(c5_numbers(not_escaped=0.6)).word == "undecided"
 
 
 def test_c5_diagram_verdict():
     def numbers(*fractions):
-        return {"diagrams": {f"g{i}": {"disagreement": {"theirs_vs_ours": {"fraction": f}}}
+        return {"diagrams": {f"g{i}": {"disagreement": {"theirs_vs_ours": {"fraction": f}},
+                                       "verdicts": {"theirs": {"b": {"ours": 3, "theirs": 1}}},
+                                       "a": [0, 1, 10], "omega": [0, 1, 10]}
                              for i, f in enumerate(fractions)}}
 
-    assert authors_phase.c5_diagram_verdict(numbers(0.005, 0.009)) == "reproduced"
-    assert authors_phase.c5_diagram_verdict(numbers(0.005, 0.045)) == "partly"
-    assert authors_phase.c5_diagram_verdict(numbers(0.02, 0.15)) == "differs"
+    assert authors_phase.c5_diagram_verdict(numbers(0.005, 0.009)).word == "reproduced"
+    assert authors_phase.c5_diagram_verdict(numbers(0.005, 0.045)).word == "differs"     # read "partly"
+    assert authors_phase.c5_diagram_verdict(numbers(0.02, 0.15)).word == "differs"
 
 
 # --- the rows of the committed numbers ------------------------------------------------------------
@@ -166,17 +193,19 @@ def test_check_row_rejects_incomplete_rows():
     assert check_row(row) is row
     with pytest.raises(ValueError, match="lacks headline"):
         check_row({k: v for k, v in row.items() if k != "headline"})
-    with pytest.raises(ValueError, match="verdict 'yes'"):
-        check_row(row | {"verdict": "yes"})
+    with pytest.raises(ValueError, match="verdict 'partly'"):
+        check_row(row | {"verdict": "partly"})
 
 
 def test_renderings():
     rows = committed_rows()
-    readme = claims.readme_table(rows)
+    content = claims.verdict_content(yaml.safe_load((ROOT / "config" / "config.yaml").read_text()),
+                                     sorted((ROOT / "figures" / "numbers").glob("*.json")))
+    readme = claims.readme_table(content)
     header = next(line for line in readme.splitlines() if line.startswith("| claim"))
     assert header == "| claim | the paper says | measured | verdict | figure |"
     assert "|m|" not in readme.replace("\\|m\\|", "")          # every "|" inside a cell is escaped
-    page = claims.claims_page(rows, "figures")
+    page = claims.claims_page(content, "figures")
     assert "](escape_vs_d.png)" in page and "## Verdict rules" in page
     for row in rows:
         assert row["rule"] in page
@@ -184,8 +213,6 @@ def test_renderings():
 
 def test_words():
     assert span([100, 1000, 100000]) == "10²–10⁵" and span([18, 56, 100]) == "18–100"
-    assert [verdict_word(v) for v in ("yes", "no", "undecided", "n/a", "partly")] == [
-        "reproduced", "differs", "undecided", "n/a", "partly"]
 
 
 def test_signed_numbers_never_print_minus_zero():

@@ -96,7 +96,8 @@ def test_figure_style_does_not_import_seaborn_or_pandas():
 # --- the summary figure -----------------------------------------------------------------------------
 def _rows():
     """Claim rows as branch interfaces define them (claim, paper, measured, headline, verdict)."""
-    verdicts = {1: "reproduced", 2: "reproduced", 3: "partly", 4: "differs", 5: "undecided", 6: "reproduced"}
+    verdicts = {1: "reproduced", 2: "reproduced", 3: "reproduced asymptotically", 4: "differs", 5: "undecided",
+                6: "reproduced"}
     rows = [{"claim": f"C1 escape vs d, SIE {k}", "paper": "T = O(d)", "measured": "…", "verdict": "reproduced",
              "headline": f"steps grow as $d^{{{k - 1}}}$ as claimed", "figure": "figures/escape_vs_d.png",
              "command": "snakemake"} for k in (1, 2)]
@@ -122,12 +123,19 @@ def test_summary_draws_one_panel_per_claim_with_its_verdict(tmp_path):
 
 
 def test_summary_verdict_of_a_claim_from_its_rows():
-    from ssi.experiments.summary import combined_verdict
+    """A claim with a row that differs shows "differs" (it showed "partly": C4's rows reproduced,
+    differs, reproduced averaged away); rows that disagree otherwise are shown one by one."""
+    from ssi.experiments import summary
 
-    assert combined_verdict(["reproduced", "reproduced"]) == "reproduced"
-    assert combined_verdict(["reproduced", "differs"]) == "partly"
-    assert combined_verdict(["undecided", "differs"]) == "differs"
-    assert combined_verdict(["undecided"]) == "undecided"
+    def rows(*words):
+        return [{"claim": "C4", "row": f"C4 tied vs untied, SIE {k}", "verdict": w, "headline": "h"}
+                for k, w in enumerate(words, 1)]
+
+    assert summary.panel_text(rows("reproduced", "reproduced"))[2] == "reproduced"
+    title, head, verdict, _ = summary.panel_text(rows("reproduced", "differs", "reproduced"))
+    assert verdict == "differs" and "differs" in head
+    title, head, verdict, note = summary.panel_text(rows("reproduced", "undecided"))
+    assert verdict is None and head == "rows split: 1 ✓, 1 ?" and "partly" not in head
 
 
 def test_summary_refuses_an_unknown_verdict(tmp_path):

@@ -1,4 +1,4 @@
-# The manifest of figures, the claims table (also written into README.md), and the two checks of
+# The manifest of figures, the claims table (read from the verdict file; also written into README.md), and the two checks of
 # the committed files: `verify` (seconds: the files against their manifest, no results needed) and
 # `audit` (re-render and recompute from results/). All are quick: on a cluster they run on the
 # submitting node, not as SLURM jobs.
@@ -33,7 +33,7 @@ CLAIMS_README = {"readme": update("README.md")} if F == "figures" else {}
 
 rule claims:
     input:
-        NUMBERS,
+        verdicts=f"{F}/VERDICTS.json",
     output:
         f"{F}/CLAIMS.md",
         **CLAIMS_README,

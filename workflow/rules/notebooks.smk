@@ -57,6 +57,7 @@ rule notebook:
     input:
         source="notebooks/{result}.py",
         numbers=f"{F}/numbers/{{result}}.json",
+        verdicts=f"{F}/VERDICTS.json",
         data=multiext(f"{F}/data/{{result}}", ".npz", ".json"),
         figures=lambda wildcards: FIGURE_SETS[wildcards.result][0],
         code=lambda wildcards: FIGURE_SETS[wildcards.result][2] + imported_code("execute_notebook.py")

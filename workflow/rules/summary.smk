@@ -1,4 +1,4 @@
-# The summary figure: one panel per claim (C1–C6) with its verdict, drawn from the claim rows
+# The summary figure: one panel per claim (C1–C6) with its verdict, drawn from the verdict file
 # and the numbers files of every result (include after the result rule files: reads NUMBERS).
 from ssi.experiments import summary
 
@@ -10,6 +10,7 @@ rule summary:
     priority: PRIORITY_FIGURE
     input:
         numbers=NUMBERS,
+        verdicts=f"{F}/VERDICTS.json",
         code=SUMMARY_CODE,
     params:
         view=config_view(*SECTIONS),
@@ -26,5 +27,5 @@ rule summary:
 
 FIGURES += SUMMARY_FIGURES
 RENDERERS["summary"] = lambda out_dir: summary.plot(
-    *summary.load(config, NUMBERS), [f"{out_dir}/{Path(p).name}" for p in SUMMARY_FIGURES]
+    *summary.load(f"{F}/VERDICTS.json", NUMBERS), [f"{out_dir}/{Path(p).name}" for p in SUMMARY_FIGURES]
 )

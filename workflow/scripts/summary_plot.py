@@ -4,5 +4,5 @@
 # %%
 from ssi.experiments import summary
 
-rows, numbers = summary.load(snakemake.params.view, snakemake.input.numbers)  # noqa: F821
+rows, numbers = summary.load(snakemake.input.verdicts, snakemake.input.numbers)  # noqa: F821
 summary.plot(rows, numbers, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821

@@ -7,8 +7,9 @@
 * ``command-time N``: wall time of the recorded command N (an audit level, the tests);
 * ``engine-speed``, ``engines-table``, ``bound-table``: benchmarks/results/engines.json;
 * ``registry``: the registry names of :mod:`ssi.problems`, one row per kind;
-* ``finding``: the README's first finding, from the numbers files;
-* ``verdicts``: how many claim rows carry each verdict;
+* ``finding``: the README's headline, from the verdict file (figures/VERDICTS.json);
+* ``verdicts``: how many claim rows carry each verdict, from the verdict file;
+* ``verdict-rule``: the decisiveness rule of :mod:`ssi.verdicts` in words;
 * ``authors-phase-tables``: the tables of docs/results/authors-phase.md;
 * ``two-phases-table``: the escape times of docs/results/two_phases.md;
 * ``tied-untied-table NAME``: the tables (fits, escapes, attention, null) of docs/results/tied_untied.md;
@@ -26,7 +27,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import sources, timings
-from .sources import authors_numbers, claim_rows
 
 FRAGMENTS: dict[str, Callable[..., str]] = {}
 
@@ -102,39 +102,27 @@ def registry_table(root=None) -> str:
 
 @fragment("verdicts")
 def _verdicts(root):
-    from ..experiments.claim_text import VERDICTS
+    """How many rows of the paper config's verdict file carry each verdict."""
+    content = sources.verdicts(root)
+    counts = Counter(row["verdict"] for row in content["rows"])
+    parts = [f"{counts[verdict]} {verdict}" for verdict in content["verdicts"] if counts[verdict]]
+    return f"{sum(counts.values())} rows: " + ", ".join(parts)
 
-    counts = Counter(row["verdict"] for row in claim_rows(root))
-    total = sum(counts.values())
-    parts = [f"{counts[verdict]} {verdict}" for verdict in VERDICTS if counts[verdict]]
-    return f"{total} rows: " + ", ".join(parts)
+
+@fragment("verdict-rule")
+def _verdict_rule(root):
+    """The decisiveness rule of :mod:`ssi.verdicts`, in words (its numbers from the module)."""
+    from .. import verdicts
+
+    return verdicts.RULE
 
 
 @fragment("finding")
 def _finding(root):
-    """The C4 surprise: the gain at SIE 2 on an equal footing (ODE and SGD), under the authors'
-    protocol, and where an L² comes from."""
-    rows = {row["claim"]: row for row in claim_rows(root)}
-    numbers = authors_numbers(root)
-    theory = sources.default_numbers(root).get("tied_untied_theory", {})
-    pair = "square_sequencelength_plain/square_sequencelength_tied"
-    gain = numbers.get("gains", {}).get(pair)
-    ours = rows.get("C4 tied vs untied, SIE 2")
-    ode = {row["key"]: row["exponent_ode_authors"] for row in theory.get("comparisons", [])}
-    missing = [name for name, x in ((f"gains[{pair}]", gain), ("claim row 'C4 tied vs untied, SIE 2'", ours),
-                                    ("tied_untied_theory comparisons same_lr, best_lr",
-                                     ode.get("same_lr") is not None and ode.get("best_lr") is not None))
-               if not x]
-    if missing:
-        raise ValueError(f"gen:finding needs {', '.join(missing)} (figures/**/numbers/*.json)")
-    lead = ("One claim does not: at SIE 2 the untied network is **not** L² times slower than the tied one (C4)"
-            if ours["verdict"] == "differs" else f"C4 at SIE 2 is {ours['verdict']}")
-    sgd = ours["headline"].replace("gain ∝ ", "").split(" (d = ")[0]
-    return (f"{lead}. Trained the same way (one η for both, or each at its best η), the ODE gives a gain "
-            f"T_untied/T_tied ∝ L^{ode['same_lr']:.2f} and L^{ode['best_lr']:.2f} (SGD: {sgd}); the authors' own "
-            f"protocol, which scales the tied η by √L, gives L^{gain['exponent']:.2f} [{gain['low']:.2f}, "
-            f"{gain['high']:.2f}] (ODE L^{gain['ode_exponent']:.2f}); L² appears only if the tied η is L times the "
-            f"untied one")
+    """The README's headline (≤ 60 words) from the paper config's verdict file (ssi.verdicts.headline)."""
+    from .. import verdicts
+
+    return verdicts.headline(sources.verdicts(root))
 
 
 @fragment("authors-phase-tables")

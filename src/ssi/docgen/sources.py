@@ -26,11 +26,26 @@ def numbers_files(root: Path, configfile: str) -> list[Path]:
 
 
 @functools.cache
-def claim_rows(root: Path) -> list[dict]:
-    """The claim rows of the paper config's numbers files."""
-    from ..experiments.claims import collect_rows
+def _verdict_text(root: Path, configfile: str) -> str:
+    from .. import verdicts
+    from ..experiments.claims import verdict_content
 
-    return collect_rows(config(root, PAPER_CONFIG), numbers_files(root, PAPER_CONFIG))
+    return verdicts.dumps(verdict_content(config(root, configfile), numbers_files(root, configfile)))
+
+
+def verdict_path(root: Path, configfile: str) -> Path:
+    """Where the verdict file of ``configfile`` lives: ``<figures_dir>/VERDICTS.json``."""
+    return root / config(root, configfile)["figures_dir"] / "VERDICTS.json"
+
+
+def verdict_text(root: Path, configfile: str = PAPER_CONFIG) -> str:
+    """The text of the verdict file of ``configfile``, made from its committed numbers files."""
+    return _verdict_text(root, configfile)
+
+
+def verdicts(root: Path, configfile: str = PAPER_CONFIG) -> dict:
+    """The verdict file of ``configfile`` (as :func:`verdict_text` writes it, read back)."""
+    return json.loads(verdict_text(root, configfile))
 
 
 def none_to_nan(value):

@@ -37,7 +37,7 @@ from .authors_numbers import none_to_nan, point_row, summarise  # noqa: F401
 from .authors_spec import (ESCAPED, EXPERIMENT, MACRO, initial_m, job_plan, point_L, points, problem,  # noqa: F401
                            rate, replicates, stems, sweep_key, their_lr, value_key)
 from .authors_verdicts import num
-from .claim_text import VERDICTS, verdict_word
+from ..verdicts import VERDICTS
 from .common import overlap_curves  # noqa: F401
 
 
@@ -67,10 +67,21 @@ def check_config(config) -> None:
 
 
 
+def _interval(g) -> list | None:
+    """The 95 % interval a gain verdict rests on (the many-seed run's when there is one), or None."""
+    if g is None:
+        return None
+    basis = g.get("decide") or g
+    low, high = basis.get("low"), basis.get("high")
+    ok = all(isinstance(x, (int, float)) and math.isfinite(x) for x in (low, high))
+    return [float(low), float(high)] if ok else None
+
+
 def claim_rows(config, numbers) -> list[dict]:
     """Rows of figures/authors/CLAIMS.md: one per experiment file on which a claim rests.
 
-    The verdict is :func:`ssi.experiments.authors_verdicts.verdict` in the claims table's words."""
+    The verdict is :func:`ssi.experiments.authors_verdicts.verdict`; ``key`` names the experiment
+    file (the README's table of the authors' experiments finds its verdict by it)."""
     rows = []
     rule = "the rules of src/ssi/experiments/authors_verdicts.py (see docs/results/authors.md)"
     section = config[EXPERIMENT]["experiments"]
@@ -78,7 +89,7 @@ def claim_rows(config, numbers) -> list[dict]:
     none_to_nan(numbers)
     for name, e in numbers["experiments"].items():
         agrees, why = authors_verdicts.verdict(name, config, numbers, {})
-        if name not in section or verdict_word(agrees) not in VERDICTS:
+        if name not in section or agrees not in VERDICTS:
             continue                                     # exploratory: no claim rests on it
         measured = f"{e['role']}; d = {e['d']}, T = {e['T']:.3g}, {e['seeds']} seed{'s' if e['seeds'] > 1 else ''}"
         key, g = authors_verdicts.gain_of(name, numbers)
@@ -99,8 +110,8 @@ def claim_rows(config, numbers) -> list[dict]:
         if e.get("switch_omega", "absent") != "absent":
             measured += f"; switch ω {num(e['switch_omega'], '.3f')}, not escaped {num(e['share_not_escaped'], '.0%')}"
         rows.append({"claim": f"{e['claim']} {e['file']}", "paper": e["claim"], "measured": f"{measured}; {why}",
-                     "headline": why, "verdict": verdict_word(agrees), "figure": f"{config['figures_dir']}/{name}.png",
-                     "rule": rule,
+                     "headline": why, "verdict": agrees, "reason": why, "interval": _interval(g), "key": name,
+                     "figure": f"{config['figures_dir']}/{name}.png", "rule": rule,
                      "command": f"snakemake --cores all --configfile config/authors.yaml figures/authors/{name}.png"})
     cand = numbers.get("candidates")
     if cand:
@@ -108,7 +119,8 @@ def claim_rows(config, numbers) -> list[dict]:
         measured = "; ".join(f"{k} ∝ L^{num(g['exponent_sgd'])} [{num(g['low'])}, {num(g['high'])}] (ODE L^{num(g['exponent_ode'])})"
                              for k, g in cand["gains"].items())
         rows.append({"claim": "C4 SIE 2: protocols for a gain ∝ L² (SGD at each network's ODE-best η)", "paper": "C4",
-                     "measured": measured, "headline": why, "verdict": verdict_word(agrees),
+                     "measured": measured, "headline": why, "verdict": agrees, "reason": why, "interval": None,
+                     "key": "candidates",
                      "figure": f"{config['figures_dir']}/{authors_candidates.FIGURE}.png", "rule": rule,
                      "command": "snakemake --cores all --configfile config/authors.yaml "
                                 f"figures/authors/{authors_candidates.FIGURE}.png"})

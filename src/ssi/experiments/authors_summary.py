@@ -1,7 +1,8 @@
 """The authors' experiments in words: the README's table and docs/results/authors.md.
 
 Presentation only: every verdict is :func:`ssi.experiments.authors_verdicts.verdict` (or
-``candidates_verdict``) as computed there, shown in the claims table's words (:data:`ssi.experiments.claim_text.VERDICT_WORDS`);
+``candidates_verdict``) as computed there, its word read from the authors' verdict file
+(``figures/authors/VERDICTS.json``, :mod:`ssi.verdicts`; ``words`` below, experiment name -> word);
 the numbers are those of ``figures/authors/numbers/authors.json`` and, for the paper-convention
 counterpart, ``figures/numbers/*.json``. Files that share one gain fit (a plain and a tied network
 in two files) are one row and one section.
@@ -15,7 +16,8 @@ docs/results/authors_runs.md, linked from each section.
 from __future__ import annotations
 
 from . import authors, authors_verdicts
-from .claim_text import VERDICTS, num, verdict_word
+from ..verdicts import VERDICTS
+from .claim_text import num
 from .claims import anchor
 
 #: their student names in words
@@ -93,28 +95,44 @@ def superseded(config, group: list[str]) -> bool:
     return all(experiments[n]["role"] == SUPERSEDED for n in group)
 
 
-def table_rows(config, numbers, default) -> list[dict]:
+def verdict_words(content: dict) -> dict:
+    """Experiment name (or "candidates") -> verdict word, from the authors' verdict file ``content``."""
+    return {e["key"]: e["verdict"] for e in content["rows"] if "key" in e}
+
+
+def _word(words, key: str, computed: str) -> str:
+    """The verdict word of ``key``: from ``words`` (the verdict file) when given, else ``computed``;
+    "n/a" (exploratory) is never in the file."""
+    if words is None or computed == "n/a":
+        return computed
+    if key not in words:
+        raise ValueError(f"the authors' verdict file has no row for {key!r}; regenerate it (python -m ssi.docgen)")
+    return words[key]
+
+
+def table_rows(config, numbers, default, words=None) -> list[dict]:
     """Every row of the authors' tables, in config order, the candidates last.
 
-    Each row: ``group`` (experiment names; empty for the candidates), ``agrees`` and ``why`` of its
+    Each row: ``group`` (experiment names; empty for the candidates), ``agrees`` (the verdict word,
+    from ``words``, :func:`verdict_words` of the verdict file, when given) and ``why`` of its
     verdict, and ``kind``: "counted" (a claim rests on it), "superseded" (an earlier version: shown
     with its verdict, not counted) or "exploratory" (no verdict)."""
     rows = []
     for group in groups(config, numbers):
         agrees, why = authors_verdicts.verdict(group[0], config, numbers, default)
-        kind = ("exploratory" if verdict_word(agrees) == "n/a"
+        kind = ("exploratory" if agrees == "n/a"
                 else "superseded" if superseded(config, group) else "counted")
-        rows.append({"group": group, "agrees": agrees, "why": why, "kind": kind})
+        rows.append({"group": group, "agrees": _word(words, group[0], agrees), "why": why, "kind": kind})
     if numbers.get("candidates"):
         agrees, why = authors_verdicts.candidates_verdict(numbers["candidates"])
-        rows.append({"group": [], "agrees": agrees, "why": why, "kind": "counted"})
+        rows.append({"group": [], "agrees": _word(words, "candidates", agrees), "why": why, "kind": "counted"})
     return rows
 
 
 def verdict_counts(rows: list[dict]) -> dict[str, int]:
     """Verdict word -> number of counted rows (superseded and exploratory rows left out), in the
-    order of :data:`ssi.experiments.claim_text.VERDICTS`."""
-    words = [verdict_word(row["agrees"]) for row in rows if row["kind"] == "counted"]
+    order of :data:`ssi.verdicts.VERDICTS`."""
+    words = [row["agrees"] for row in rows if row["kind"] == "counted"]
     order = list(VERDICTS) + sorted(set(words) - set(VERDICTS))
     return {word: words.count(word) for word in order if word in words}
 
@@ -129,17 +147,17 @@ def counts_text(rows: list[dict]) -> str:
     return text + (f"; not counted (below): {', '.join(parts)}." if parts else ".")
 
 
-def readme_table(config, numbers, default) -> str:
+def readme_table(config, numbers, default, words=None) -> str:
     """The README's table: experiment file(s) | claim | measured | verdict, for every file on which a
     claim rests; the counts; the superseded files in a table of their own, left out of the counts;
     the exploratory files named below. Figures: docs/results/authors.md."""
     experiments = config[authors.EXPERIMENT]["experiments"]
     head = ["| experiment file(s) | claim | measured | verdict |", "|---|---|---|---|"]
-    rows = table_rows(config, numbers, default)
+    rows = table_rows(config, numbers, default, words)
     tables = {"counted": list(head), "superseded": list(head)}
     exploratory = []
     for row in rows:
-        group, word = row["group"], verdict_word(row["agrees"])
+        group, word = row["group"], row["agrees"]
         if row["kind"] == "exploratory":
             exploratory.append(_files(config, group))
         elif not group:
@@ -221,14 +239,14 @@ def _cost(config, group, job_seconds) -> str:
     return f"their method ≈ {theirs:.1f} CPU-hours; ours: {ours_text}"
 
 
-def _candidates_section(config, cand) -> list[str]:
+def _candidates_section(config, cand, words=None) -> list[str]:
     agrees, why = authors_verdicts.candidates_verdict(cand)
     seeds = next(iter(cand["families"].values()))["seeds"]
     lines = [f"## {CANDIDATES_TITLE}", "",
              f"Each family at each network's ODE-best η, {seeds} seeds per L, d = {cand['d']}; steps for the seed-mean "
              f"overlap to reach 2/√d, exponents over L with 95 % bootstrap intervals "
              "(`src/ssi/experiments/authors_candidates.py`). "
-             f"Verdict: **{verdict_word(agrees)}** ({why}).", "",
+             f"Verdict: **{_word(words, 'candidates', agrees)}** ({why}).", "",
              "| family | L | best η (ODE) | SGD exponent [95 %] | ODE exponent |", "|---|---|---|---|---|"]
     for k, v in cand["families"].items():
         lines.append(f"| {k} | {v['Ls'][0]}–{v['Ls'][-1]} | {num(v['lr'][0], '.3g')}–{num(v['lr'][-1], '.3g')} | "
@@ -245,12 +263,12 @@ def _candidates_section(config, cand) -> list[str]:
 def _summary_row(config, row: dict) -> str:
     """One file's (or pair's) row of the page's summary tables."""
     experiments = config[authors.EXPERIMENT]["experiments"]
-    group, word = row["group"], verdict_word(row["agrees"])
+    group, word = row["group"], row["agrees"]
     title = _files(config, group, backticks=False)
     return f"| [{title}](#{anchor(title)}) | {experiments[group[0]]['claim']} | {row['why']} | **{word}** |"
 
 
-def results_page(config, numbers, default, job_seconds=None) -> str:
+def results_page(config, numbers, default, job_seconds=None, words=None) -> str:
     """docs/results/authors.md: the summary tables and counts, then one short section per experiment
     (or pair); the per-point tables are on :func:`runs_page`'s page, linked from each section.
 
@@ -266,12 +284,13 @@ def results_page(config, numbers, default, job_seconds=None) -> str:
              "IdePHICS/Sequence-Single-Index (`experiments/*.yaml`) with their d, L, T, learning rate and its",
              "scaling, target, student, loss and start, exact in law (their random numbers cannot be matched):",
              "[the authors' conventions](../theory.md#the-authors-conventions). Each verdict is computed from the",
-             "numbers by the rules of `src/ssi/experiments/authors_verdicts.py`; \"2/√d\" is their escape level",
+             "numbers by the rules of `src/ssi/experiments/authors_verdicts.py` and the decisiveness rule of",
+             "`src/ssi/verdicts.py` (figures/authors/VERDICTS.json); \"2/√d\" is their escape level",
              "(the seed-mean overlap reaches 2/√d), the gain is T_untied/T_tied at that level. The numbers of",
              f"each run, L by L (or ω by ω), are on [{RUNS_PAGE}]({RUNS_PAGE}). Each section gives the cost of",
              "their method (T × runs at `their_rate` of config/authors.yaml) and ours (the recorded run).", "",
              "## Summary", "", *head]
-    rows = table_rows(config, numbers, default)
+    rows = table_rows(config, numbers, default, words)
     other = list(head)
     sections = []
     for row in rows:
@@ -279,8 +298,8 @@ def results_page(config, numbers, default, job_seconds=None) -> str:
         if not group:
             cand = numbers["candidates"]
             lines.append(f"| [C4 candidates for L²](#{anchor(CANDIDATES_TITLE)}) | C4 | {row['why']} | "
-                         f"**{verdict_word(row['agrees'])}** |")
-            sections += _candidates_section(config, cand)
+                         f"**{row['agrees']}** |")
+            sections += _candidates_section(config, cand, words)
             continue
         (lines if row["kind"] == "counted" else other).append(_summary_row(config, row))
         spec = experiments[group[0]]
@@ -288,7 +307,7 @@ def results_page(config, numbers, default, job_seconds=None) -> str:
         sections += [f"## {title}", "",
                      " ".join(f"{experiments[n]['role'].capitalize()}: {experiments[n]['note']}." for n in group),
                      f"Their conventions: {conventions(config, group)}.", "",
-                     f"**{verdict_word(row['agrees'])}**: {row['why']}. Paper conventions (default run): "
+                     f"**{row['agrees']}**: {row['why']}. Paper conventions (default run): "
                      f"{paper_side(spec, default)}.",
                      f"Cost: {_cost(config, group, job_seconds)}. Figures: {_figures(config, group, '../../')}. "
                      f"Each run: [{RUNS_PAGE}]({RUNS_PAGE}#{anchor(title)}).", ""]

@@ -12,31 +12,36 @@ beside it. Without it, a one-seed experiment is "undecided": one seed gives no i
 
 Rules (the claim of each target is the paper's C4 / C5 statement, docs/theory.md):
 
+Every verdict is one of :data:`ssi.verdicts.VERDICTS`, decided by the one rule of
+:mod:`ssi.verdicts` (interval at most half the distance between the alternatives wide, at least half
+of the runs escaped); "n/a" marks a file no claim rests on.
+
 * C4 gain T_untied/T_tied at the seed-mean crossing of 2/√d: the paper says ∝ L at SIE 1 and
-  ∝ L² at SIE 2. "yes" when the claimed exponent is inside the 95 % bootstrap interval, "no" when
-  it is outside, "undecided" when the interval is wider than ``DECISIVE_WIDTH`` (it cannot tell L
-  from L²) or there is no interval. A crossing from a start already near the level does not count
+  ∝ L² at SIE 2. :func:`ssi.verdicts.exponent_verdict`: "reproduced" when the claimed exponent is
+  inside the 95 % bootstrap interval, "differs" when it is outside, "undecided" when the interval
+  is wider than 0.5 (half the distance between L and L²) or there is no interval. A crossing from a start already near the level does not count
   (ssi.experiments.authors_crossings: seed-mean start ≥ level/√2); such points are left out of
   the fit and named. Why: the ODE's exponent on the same points (equal within ``ODE_AGREES``
   means the law is not a finite-d effect), and the learning-rate protocol when it makes the gain
   differ from the same-η claim.
-* C4 null targets: the tied network never learns. "yes" when at every L the tied network's final
-  seed-mean overlap is below ``NULL_FACTOR``·d^(−1/2) and the untied one's above it, each by two
-  standard errors of the seed mean; "no" when one of them is on the wrong side by two standard
-  errors; "undecided" otherwise (and with one seed).
-* C5 transition: SGD switches from semantic to positional as ω grows. "yes" when a switch ω is
-  defined (half of the escaped runs positional), "undecided" when most runs have not escaped by T;
+* C4 null targets: the tied network never learns. "reproduced" when at every L the tied network's
+  final seed-mean overlap is below ``NULL_FACTOR``·d^(−1/2) and the untied one's above it, each by
+  two standard errors of the seed mean (its 95 % interval on one side of the level); "differs"
+  when one of them is on the wrong side by as much; "undecided" otherwise (and with one seed).
+* C5 transition: SGD switches from semantic to positional as ω grows. "undecided" when fewer than
+  half of the runs escaped by T (:func:`ssi.verdicts.escaped_share`), else "reproduced" when a
+  switch ω is defined (half of the escaped runs positional), "undecided" when none is;
   compared with the phase diagram's initial-direction and global-minimum switches (a = 1).
 * C5 misaligned ("yellow") region: SGD is first drawn to the positional side but ends at the
-  global minimum (semantic there). "yes" when most runs end semantic.
+  global minimum (semantic there). "reproduced" when most runs end semantic, "differs" otherwise.
 * Exploratory files (their own label, or a "test" machine): "n/a".
 """
 from __future__ import annotations
 
 import math
 
-#: a bootstrap interval of the gain exponent wider than this cannot tell L from L²: "undecided"
-DECISIVE_WIDTH = 1.0
+from ..verdicts import DIFFERS, MIN_ESCAPED, REPRODUCED, UNDECIDED, exponent_verdict
+
 #: standard errors of the seed mean that put a null-target run on one side of the noise level
 NULL_STANDARD_ERRORS = 2.0
 #: SGD and ODE exponents closer than this are "the same law"
@@ -93,12 +98,7 @@ def _gain_verdict(spec: dict, g: dict, scalings: list[str], seeds: int) -> tuple
     x, lo, hi, ode = basis.get("exponent"), basis.get("low"), basis.get("high"), g.get("ode_exponent")
     if not _finite(x):
         return "n/a", "no gain defined (a network never reached 2/√d)"
-    if not (_finite(lo) and _finite(hi)):
-        agrees = "undecided"
-    elif hi - lo > DECISIVE_WIDTH:
-        agrees = "undecided"
-    else:
-        agrees = "yes" if lo <= claimed <= hi else "no"
+    agrees = exponent_verdict(x, lo, hi, claimed, name="gain exponent").word
     as_run = f"{_fit_text(g, seeds_said=bool(decided))}{_excluded_text(g)}"
     if decided:
         why = [f"{decided['seeds']} seeds: {_fit_text(decided)}{_excluded_text(decided)}, claimed L^{claimed:g}",
@@ -148,11 +148,11 @@ def null_counts(spec: dict, e: dict) -> dict:
 def _null_verdict(spec: dict, e: dict) -> tuple[str, str]:
     c = null_counts(spec, e)
     if c["tied_wrong"] or c["untied_wrong"]:
-        agrees = "no"
+        agrees = DIFFERS
     elif c["tied_below"] == c["tied"] and c["untied_above"] == c["untied"]:
-        agrees = "yes"
+        agrees = REPRODUCED
     else:
-        agrees = "undecided"
+        agrees = UNDECIDED
     seeds = c["seeds"]
     decided = e.get("decide")
     sqrt_d = math.sqrt(spec["d"])
@@ -173,20 +173,23 @@ def _transition_verdict(e: dict, default: dict) -> tuple[str, str]:
     diagram = (f"; diagram (a = 1): initial direction turns at ω {num(pred.get('switch_dynamics'), '.3f')}, "
                f"global minimum at {num(pred.get('switch_global'), '.3f')}" if pred else "")
     switch, stuck = e.get("switch_omega"), e.get("share_not_escaped")
+    if _finite(stuck) and 1 - stuck < MIN_ESCAPED:
+        return UNDECIDED, ((f"switch ω {switch:.3f}, " if _finite(switch) else "")
+                           + f"{num(stuck, '.0%')} not escaped (under {100 * MIN_ESCAPED:g} % escaped){diagram}")
     if _finite(switch):
-        return "yes", f"switch ω {switch:.3f}, {num(stuck, '.0%')} not escaped{diagram}"
-    return "undecided", f"no switch at this T: {num(stuck, '.0%')} of runs not escaped{diagram}"
+        return REPRODUCED, f"switch ω {switch:.3f}, {num(stuck, '.0%')} not escaped{diagram}"
+    return UNDECIDED, f"no switch at this T: {num(stuck, '.0%')} of runs not escaped{diagram}"
 
 
 def _misaligned_verdict(e: dict) -> tuple[str, str]:
     r = e["rows"][0]
     ok = _finite(r.get("share_semantic")) and r["share_semantic"] > 0.5
-    return ("yes" if ok else "no"), (f"{num(r.get('share_semantic'), '.0%')} end semantic (the global minimum), "
+    return (REPRODUCED if ok else DIFFERS), (f"{num(r.get('share_semantic'), '.0%')} end semantic (the global minimum), "
                                      f"final m̄ {num(r['final_overlap_mean'], '.3f')}")
 
 
 def verdict(name: str, config: dict, numbers: dict, default: dict) -> tuple[str, str]:
-    """("yes" | "no" | "undecided" | "n/a", why) for one experiment file, by the module's rules."""
+    """(a word of :data:`ssi.verdicts.VERDICTS` or "n/a", why) for one experiment file, by the module's rules."""
     experiments = config["authors"]["experiments"]
     spec, e = experiments[name], numbers["experiments"][name]
     if spec["role"] == "exploratory" or spec["claim"] not in ("C4", "C5"):
@@ -208,11 +211,17 @@ def verdict(name: str, config: dict, numbers: dict, default: dict) -> tuple[str,
 
 
 def candidates_verdict(cand: dict) -> tuple[str, str]:
-    """Does a protocol of the candidates give gain ∝ L²? "yes" when 2 lies in the bootstrap
-    interval of one of them (named), "no" otherwise; the why lists (i) and (ii) with the ODE."""
+    """Does a protocol of the candidates give gain ∝ L²? Each protocol by
+    :func:`ssi.verdicts.exponent_verdict` against 2: "reproduced" when one of them is (named),
+    "undecided" when none is but one is undecided, "differs" when all differ; the why lists (i) and
+    (ii) with the ODE."""
     g = cand["gains"]
-    hits = [k for k, v in g.items() if v["two_in_interval"]]
     labels = {"i_untied_over_attention": "(i) untied/attention", "ii_untied_alone": "(ii) untied alone"}
+    each = {k: exponent_verdict(g[k]["exponent_sgd"], g[k]["low"], g[k]["high"], 2.0, name="gain exponent")
+            for k in labels if k in g}
+    hits = [k for k, v in each.items() if v.word == REPRODUCED]
+    word = REPRODUCED if hits else UNDECIDED if any(v.word == UNDECIDED for v in each.values()) else DIFFERS
     parts = [f"{label} L^{num(g[k]['exponent_sgd'])} [{num(g[k]['low'])}, {num(g[k]['high'])}] "
-             f"(ODE {num(g[k]['exponent_ode'])})" for k, label in labels.items()]
-    return ("yes" if hits else "no"), (f"L² inside the interval of {', '.join(hits)}; " if hits else "") + "; ".join(parts)
+             f"(ODE {num(g[k]['exponent_ode'])})" + (" too wide to decide" if each[k].word == UNDECIDED else "")
+             for k, label in labels.items() if k in g]
+    return word, (f"L² inside the interval of {', '.join(hits)}; " if hits else "") + "; ".join(parts)

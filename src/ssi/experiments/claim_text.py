@@ -1,19 +1,19 @@
-"""Shared vocabulary of the claims table: the four verdicts and the number formats of its cells.
+"""Shared vocabulary of the claims table: the keys of a claim row and the number formats of its cells.
 
 Every result module's ``claim_rows(config, numbers)`` returns rows with the keys of
-:data:`ROW_KEYS`; the verdict of a row is computed from its numbers by a rule the module states in
-the row's ``rule`` text (rendered in figures/CLAIMS.md). This module holds no rule of its own.
+:data:`ROW_KEYS`; the verdict of a row and its reason come from :mod:`ssi.verdicts` (its words and
+its one decisiveness rule), applied by the result module to its numbers as its ``rule`` text says
+(rendered in figures/CLAIMS.md). This module holds no rule of its own.
 """
 from __future__ import annotations
 
 import math
 
-#: the verdicts a row may carry, strongest agreement first
-VERDICTS = ("reproduced", "partly", "differs", "undecided")
-#: keys every claim row has ("rule": the verdict rule in words, for figures/CLAIMS.md)
-ROW_KEYS = ("claim", "paper", "measured", "headline", "verdict", "figure", "command", "rule")
-#: the verdicts of ssi.experiments.authors_verdicts in these words (other strings are shown as they are)
-VERDICT_WORDS = {"yes": "reproduced", "no": "differs", "undecided": "undecided", "n/a": "n/a"}
+from ..verdicts import VERDICTS
+
+#: keys every claim row has ("rule": the verdict rule in words, for figures/CLAIMS.md; "reason": why
+#: this verdict, in one phrase; "interval": the 95 % interval it rests on, or None)
+ROW_KEYS = ("claim", "paper", "measured", "headline", "verdict", "reason", "interval", "figure", "command", "rule")
 #: the README's measured cell: at most this many characters
 HEADLINE_MAX = 160
 
@@ -64,11 +64,6 @@ def signed(x, spec: str = ".1f") -> str:
 def signed_percent(x, spec: str = ".1f") -> str:
     """A signed fraction as a percentage: 0.09 -> "+9.0 %", -0.0001 -> "0.0 %"."""
     return f"{signed(100 * x, spec)} %" if finite(x) else "n/a"
-
-
-def verdict_word(verdict: str) -> str:
-    """The claims-table word for a verdict of ssi.experiments.authors_verdicts."""
-    return verdict if verdict in VERDICTS else VERDICT_WORDS.get(verdict, verdict)
 
 
 def check_row(row: dict) -> dict:

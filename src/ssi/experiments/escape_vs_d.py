@@ -38,6 +38,7 @@ from ..io import load_result, save_result
 from ..ode import escape_time
 from ..population import population_loss
 from ..sgd import simulate
+from ..verdicts import Approach, Verdict, exponent_verdict
 from .claim_text import finite, interval, span
 from .common import (ProgressLog, describe_schedule, fit_exponent, learning_rate,
                      loglog_slope, mean_crossing, problem_from_spec, seed_key, t_max)
@@ -377,26 +378,22 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
     plt.close(fig)
 
 
-#: C1 verdict: "partly" when the claimed slope is outside the SGD interval but within this of the
-#: SGD estimate, and the ODE on the same d is within it of the SGD too (a finite-d effect of the law)
-C1_NEAR = 0.1
-C1_RULE = ("escape = first step at which the replicate mean of the overlap reaches 0.5: reproduced when the claimed law's local "
-           f"slope over the SGD range lies in the 95 % interval of the SGD exponent; partly when it lies outside but "
-           f"within {C1_NEAR:g} of the estimate and the ODE's exponent on the same d is within {C1_NEAR:g} of the SGD's "
-           "(the ODE has the same finite-d slope); differs otherwise")
+C1_RULE = ("escape = first step at which the replicate mean of the overlap reaches 0.5; the SGD exponent of d "
+           "against the claimed law's local slope over the SGD range, by the decisiveness rule of ssi.verdicts; "
+           "reproduced asymptotically when the ODE (same d) agrees with the SGD and the ODE's local slope tends to the "
+           "claimed law's")
 
 
-def c1_verdict(fit: dict) -> str:
+def c1_verdict(fit: dict) -> Verdict:
     """Verdict of C1 for one case from its macroscopic-level fit (rule :data:`C1_RULE`)."""
-    claimed, x = fit["exponent_claimed_same_range"], fit["exponent_sgd"]
-    low, high, ode = fit["exponent_sgd_low"], fit["exponent_sgd_high"], fit["exponent_ode_same_range"]
-    if not all(map(finite, (claimed, x, low, high))):
-        return "undecided"
-    if low <= claimed <= high:
-        return "reproduced"
-    if abs(x - claimed) <= C1_NEAR and finite(ode) and abs(ode - x) <= C1_NEAR:
-        return "partly"
-    return "differs"
+    claimed = fit["exponent_claimed_same_range"]
+    dims, steps = fit.get("ode_dims") or [], fit.get("ode_steps") or []
+    approach = None
+    if len(dims) >= 3 and all(finite(s) and s > 0 for s in steps):
+        approach = Approach.from_curve(dims, steps, list(claimed_steps(fit["sie"], dims)),
+                                       fit["exponent_ode_same_range"])
+    return exponent_verdict(fit["exponent_sgd"], fit["exponent_sgd_low"], fit["exponent_sgd_high"],
+                            round(claimed, 6), name="exponent of d", approach=approach)
 
 
 def claim_rows(config, numbers) -> list[dict]:
@@ -426,7 +423,7 @@ def claim_rows(config, numbers) -> list[dict]:
             "headline": (f"escape ∝ d^{interval(f['exponent_sgd'], f['exponent_sgd_low'], f['exponent_sgd_high'])}"
                          f" over d = {span(f['dims'])}; the law {f['claimed_law']} has slope "
                          f"{_fmt(f['exponent_claimed_same_range'])} there (ODE {_fmt(f['exponent_ode_same_range'])})"),
-            "verdict": c1_verdict(f),
+            **c1_verdict(f).fields(),
             "figure": "figures/escape_vs_d.png",
             "command": "snakemake --cores all escape_vs_d_plot",
             "rule": C1_RULE,

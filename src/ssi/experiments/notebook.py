@@ -2,15 +2,14 @@
 and its figures redrawn by the package's own plotting function.
 
 A notebook needs no workflow run and no ``results/``: it reads the key numbers
-``<figures>/numbers/<result>.json`` and the figure data ``<figures>/data/<result>.npz`` + ``.json``
-(ssi.experiments.figure_data), both committed, and redraws each figure into a temporary folder
+``<figures>/numbers/<result>.json``, the verdict file ``<figures>/VERDICTS.json`` and the figure
+data ``<figures>/data/<result>.npz`` + ``.json`` (ssi.experiments.figure_data), all committed, and redraws each figure into a temporary folder
 with ``ssi.experiments.<result>.plot``. Each redrawn figure is compared with the committed one
 (byte for byte) and shown. The config is ``config/config.yaml`` (the one that made the committed
 figures) unless ``SSI_CONFIG`` names another whose figures folder holds its numbers and data.
 """
 from __future__ import annotations
 
-import importlib
 import io
 import math
 import os
@@ -73,18 +72,24 @@ class Result:
                 _show(png)
 
     def claims(self) -> None:
-        """Show this result's rows of the claims table (figures/CLAIMS.md), made from the numbers
-        by ``ssi.experiments.<result>.claim_rows``: the claim, what the paper says, the verdict and
-        headline where the rows carry them, and the full measured text."""
-        module = importlib.import_module(f"ssi.experiments.{self.name}")
-        parts = []
-        for row in module.claim_rows(self.config, self.numbers):
-            lines = [f"**{row['claim']}**", f"- the paper: {row['paper']}"]
-            if row.get("verdict"):
-                lines.append(f"- verdict: **{row['verdict']}**" + (f" — {row['headline']}" if row.get("headline") else ""))
-            lines.append(f"- measured: {row['measured']}")
-            parts.append("\n".join(lines))
-        show_markdown("\n\n".join(parts))
+        """Show this result's rows of the verdict file (``<figures>/VERDICTS.json``, the rows of
+        figures/CLAIMS.md): the claim, what the paper says, the verdict with its reason, the headline
+        and the full measured text."""
+        show_markdown(claims_text(self.figures_dir / "VERDICTS.json", self.name))
+
+
+def claims_text(verdict_file, result: str) -> str:
+    """The Markdown of :meth:`Result.claims`: the rows of ``result`` in the verdict file."""
+    from .. import verdicts
+
+    parts = []
+    for row in verdicts.load(verdict_file)["rows"]:
+        if row["result"] != result:
+            continue
+        parts.append("\n".join([f"**{row['row']}**", f"- the paper: {row['paper']}",
+                                 f"- verdict: **{row['verdict']}** ({row['reason']}) — {row['headline']}",
+                                 f"- measured: {row['measured']}"]))
+    return "\n\n".join(parts)
 
 
 def show_markdown(text: str) -> None:
@@ -127,7 +132,8 @@ def open_result(name: str) -> Result:
     path = os.environ.get("SSI_CONFIG", DEFAULT)
     config = yaml.safe_load(Path(path).read_text())
     figures = Path(config["figures_dir"])
-    needed = [figures / "numbers" / f"{name}.json", figures / "data" / f"{name}.npz", figures / "data" / f"{name}.json"]
+    needed = [figures / "numbers" / f"{name}.json", figures / "data" / f"{name}.npz", figures / "data" / f"{name}.json",
+              figures / "VERDICTS.json"]
     missing = [p.as_posix() for p in needed if not p.is_file()]
     if missing:
         raise SystemExit(f"{', '.join(missing)} not found: the committed numbers and figure data of {name} "

@@ -33,6 +33,7 @@ from ..ode import escape_time, integrate_ode
 from ..population import population_loss
 from ..problems import Problem
 from ..sgd import simulate
+from ..verdicts import DIFFERS, EXPONENT_WIDTH, UNDECIDED, Verdict, check, width_check
 from .claim_text import interval
 from .common import (ProgressLog, crossing_time, describe_schedule, fit_exponent, learning_rate,
                      loglog_slope, problem_from_spec, seed_key, t_max)
@@ -397,9 +398,10 @@ def _exp(x):
 
 
 C3_RULE = ("on the escape target, at one η schedule for both: reproduced when the code's SIE is lower with PE than "
-           "without, the 95 % interval of the SGD escape exponent with PE lies wholly below the one without, and the "
-           "median escape with PE takes fewer steps at every d run both ways; partly when the SIE drops and the "
-           "escape is shorter at every d but the intervals overlap; differs otherwise; undecided without a same-η pair")
+           "without, the median escape with PE takes fewer steps at every d run both ways, and the 95 % intervals of "
+           "the SGD escape exponents (each decisive by the rule of ssi.verdicts) are separated, the one with PE below; "
+           "differs when the SIE does not drop, the escape is not shorter at every d or the decisive intervals do not "
+           "separate; undecided without a same-η pair or with an interval too wide")
 
 
 def _same_lr_pair(numbers):
@@ -426,19 +428,28 @@ def _sie_drop(numbers, target) -> tuple:
     return plain, pe
 
 
-def c3_verdict(numbers) -> str:
+def c3_verdict(numbers) -> Verdict:
     """Verdict of C3 from the numbers file (rule :data:`C3_RULE`)."""
     pair = _same_lr_pair(numbers)
     if pair is None:
-        return "undecided"
+        return Verdict(UNDECIDED, "no escape measured with and without PE at the same η")
     plain, with_pe = pair
     sie_plain, sie_pe = _sie_drop(numbers, plain["target"])
     ratios = _median_ratios(numbers, plain, with_pe)
     faster = bool(ratios) and all(r > 1 for _, r in ratios)
-    if not (sie_pe < sie_plain and faster):
-        return "differs"
-    separated = with_pe["exponent_sgd_high"] < plain["exponent_sgd_low"]
-    return "reproduced" if separated else "partly"
+    if not sie_pe < sie_plain:
+        return Verdict(DIFFERS, f"the SIE does not drop with PE ({sie_plain} → {sie_pe})")
+    if not faster:
+        return Verdict(DIFFERS, "the escape with PE is not shorter at every d")
+    for name, fit in (("with PE", with_pe), ("without PE", plain)):
+        too_wide = width_check(fit["exponent_sgd_low"], fit["exponent_sgd_high"], EXPONENT_WIDTH,
+                               f"exponent of d {name}")
+        if too_wide:
+            return too_wide
+    low, high = with_pe["exponent_sgd_high"], plain["exponent_sgd_low"]
+    return check(low < high, f"SIE {sie_plain} → {sie_pe}; exponent with PE below the one without, "
+                             f"fewer steps at every d",
+                 f"exponent intervals with and without PE overlap ({low:.2f} ≥ {high:.2f})")
 
 
 def _c3_headline(numbers) -> str:
@@ -485,7 +496,7 @@ def claim_rows(config, numbers) -> list[dict]:
                      + (". Ratio of median escape steps: " + "; ".join(ratio) if ratio else "")
                      + "; see figures/positional_landscape.png, figures/positional_escape.png"),
         "headline": _c3_headline(numbers),
-        "verdict": c3_verdict(numbers),
+        **c3_verdict(numbers).fields(),
         "figure": "figures/positional_escape.png",
         "command": "snakemake --cores all positional_plot",
         "rule": C3_RULE,

@@ -32,6 +32,7 @@ import math
 
 import numpy as np
 
+from ..verdicts import MIN_ESCAPED, UNDECIDED, Verdict, check, combine
 from .claim_text import power_of_ten
 from .phase_switch import switch_omega  # noqa: F401
 from .semantic_positional_figure import (figure_data_reduction, plot, plot_diagram, plot_long,  # noqa: F401
@@ -44,33 +45,35 @@ from .semantic_positional_numbers import (classify, fmt, load_long, load_transit
                                           summarise, switch_over_decided)
 
 
-#: a d counts for the switch when fewer than this share of its runs stayed at (0, 0)
-C5_ESCAPED = 0.5
-C5_RULE = ("the five regions of the paper each cover a non-zero area of the (a, ω) diagram, and at every d where most "
-           "runs escaped the SGD switch ω (half of the escaped runs end positional, a = 1) lies nearer the diagram's "
-           "switch of the initial direction than its switch of the global minimum (SGD follows the initial direction, "
-           "the misaligned dynamics): reproduced when both hold; partly when one does; differs when neither; "
-           "undecided when no d has most runs escaped")
+#: a d counts for the switch when at most this share of its runs stayed at (0, 0) (the rule of ssi.verdicts)
+C5_ESCAPED = 1 - MIN_ESCAPED
+C5_RULE = ("the five regions of the paper each cover a non-zero area of the (a, ω) diagram, and at every d where at "
+           "least half of the runs escaped (the rule of ssi.verdicts) the SGD switch ω (half of the escaped runs end "
+           "positional, a = 1) lies nearer the diagram's switch of the initial direction than its switch of the global "
+           "minimum (SGD follows the initial direction, the misaligned dynamics): reproduced when both hold; differs "
+           "when one fails; undecided when no d has at least half of its runs escaped")
 
 
 def _decided_transitions(numbers) -> list[dict]:
     return [t for t in numbers["transition"]
-            if np.mean(t["not_escaped_fraction"]) < C5_ESCAPED and t["switch_sgd"] is not None
+            if np.mean(t["not_escaped_fraction"]) <= C5_ESCAPED and t["switch_sgd"] is not None
             and math.isfinite(t["switch_sgd"])]
 
 
-def c5_verdict(numbers) -> str:
+def c5_verdict(numbers) -> Verdict:
     """Verdict of C5 from the numbers file (rule :data:`C5_RULE`)."""
-    regions = all(v > 0 for v in numbers["diagrams"]["full"]["fractions"]["named"].values())
+    named = numbers["diagrams"]["full"]["fractions"]["named"]
+    empty = [k for k, v in named.items() if not v > 0]
     pred = numbers["prediction"]
     decided = _decided_transitions(numbers)
     if not decided:
-        return "undecided"
-    follows = all(abs(t["switch_sgd"] - pred["switch_dynamics"]) < abs(t["switch_sgd"] - pred["switch_global"])
-                  for t in decided)
-    if regions and follows:
-        return "reproduced"
-    return "partly" if regions or follows else "differs"
+        return Verdict(UNDECIDED, "no d with at least half of its runs escaped")
+    astray = [t for t in decided
+              if abs(t["switch_sgd"] - pred["switch_dynamics"]) >= abs(t["switch_sgd"] - pred["switch_global"])]
+    return combine([check(not empty, "every region covers a non-zero area", f"regions with no area: {', '.join(empty)}"),
+                    check(not astray, "the SGD switch follows the initial direction at every decided d",
+                          "the SGD switch lies nearer the global minimum's at d = "
+                          + ", ".join(str(t["d"]) for t in astray))])
 
 
 def _c5_headline(numbers) -> str:
@@ -105,7 +108,7 @@ def claim_rows(config, numbers) -> list[dict]:
                      f"(global minimum at (e, m) = ({lr['minima'][0]['e']:.2f}, {lr['minima'][0]['m']:.2f})); "
                      "see figures/semantic_positional_*.png"),
         "headline": _c5_headline(numbers),
-        "verdict": c5_verdict(numbers),
+        **c5_verdict(numbers).fields(),
         "figure": "figures/semantic_positional_transition.png",
         "command": "snakemake --cores all semantic_positional_plot",
         "rule": C5_RULE,

@@ -1,10 +1,11 @@
 """The summary figure: one panel per claim of the paper (C1–C6) with its verdict.
 
 Each panel draws the claim's key numbers from its numbers file (``figures/numbers/<stem>.json``)
-and states the verdict and headline of the claim rows (``claim_rows`` of each result module,
-collected by :func:`ssi.experiments.claims.collect_rows`): the claim's verdict is the rows'
-common verdict, "partly" when decided rows disagree. Nothing here is typed by hand: the words
-come from the rows, the points from the numbers.
+and states the verdicts and headlines of the claim's rows as the verdict file
+(``figures/VERDICTS.json``, :mod:`ssi.verdicts`) holds them: the claim's verdict when its rows agree
+or one differs (:func:`ssi.verdicts.claim_verdict`), else its rows one by one; rows are never
+averaged. Nothing here is typed by hand: the words come from the verdict file, the points from the
+numbers.
 """
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..verdicts import CLAIM_NAMES, VERDICTS, claim_verdict
+
 #: claim number -> (numbers-file stem that holds its data, what the panel shows)
 PANELS = {1: ("escape_vs_d", "fitted exponent of the escape steps in $d$"),
           2: ("two_phases", "escape time $t$ (SGD and ODE)"),
@@ -22,31 +25,18 @@ PANELS = {1: ("escape_vs_d", "fitted exponent of the escape steps in $d$"),
           4: ("tied_untied", "fitted exponent of the gain in $L$"),
           5: ("semantic_positional", r"switch $\omega$ (SGD, diagram)"),
           6: ("two_phases", "relative gap of the escape times")}
-VERDICTS = ("reproduced", "partly", "differs", "undecided")
 #: at most this many lines of headline under a panel
 NOTE_LINES = 5
 #: characters per line of a note (5.5 pt under a third of a two-column page)
 NOTE_WIDTH = 44
-#: the claims' short names (docs/theory.md, "Claims")
-CLAIM_NAMES = {1: "escape time vs $d$", 2: "two phases", 3: "positional encoding", 4: "tied vs untied",
-               5: "semantic vs positional", 6: "ODE describes SGD"}
+#: the claims' short names (docs/theory.md, "Claims"), typeset
+CLAIM_NAMES = {n: re.sub(r"\bd\b", "$d$", name) for n, name in CLAIM_NAMES.items()}
 
 
 def claim_number(row: dict) -> int:
-    """n of a row's "Cn …" label (0 when it has none)."""
+    """n of a row's "Cn" claim id or "Cn …" label (0 when it has none)."""
     match = re.match(r"C(\d+)", row["claim"])
     return int(match.group(1)) if match else 0
-
-
-def combined_verdict(verdicts) -> str:
-    """One verdict for a claim from its rows': the common one; "undecided" rows count only when
-    no row is decided; decided rows that disagree make "partly"."""
-    decided = {v for v in verdicts if v != "undecided"}
-    if not decided:
-        return "undecided"
-    if len(decided) == 1:
-        return decided.pop()
-    return "partly"
 
 
 def _mathtext(text: str) -> str:
@@ -60,12 +50,13 @@ def _mathtext(text: str) -> str:
     return re.sub(r"(?<![$\w])([A-Za-z])_([A-Za-z]+)\b", r"$\1_{\\mathrm{\2}}$", text)
 
 
-def load(config, numbers_files):
-    """(rows, numbers): the claim rows of every numbers file and stem -> numbers dict."""
+def load(verdict_file, numbers_files):
+    """(rows, numbers): the rows of the verdict file ``verdict_file`` (entries of
+    :func:`ssi.verdicts.verdict_file`) and stem -> numbers dict of every numbers file."""
+    from .. import verdicts
     from .audit import load_numbers
-    from .claims import collect_rows
 
-    return collect_rows(config, numbers_files), {Path(p).stem: load_numbers(p) for p in numbers_files}
+    return verdicts.load(verdict_file)["rows"], {Path(p).stem: load_numbers(p) for p in numbers_files}
 
 
 # --- the panels' data -----------------------------------------------------------------------------
@@ -188,12 +179,15 @@ def _keys(n):
 
 
 # --- the figure -------------------------------------------------------------------------------------
-def panel_text(rows: list[dict]) -> tuple[str, str, str]:
-    """(title, verdict line, verdict, note) of one claim's panel from its rows."""
+def panel_text(rows: list[dict]) -> tuple[str, str, str | None, str]:
+    """(title, verdict line, verdict, note) of one claim's panel from its entries of the verdict
+    file; the verdict is :func:`ssi.verdicts.claim_verdict` of the rows' (None: the rows disagree and
+    none differs, the line counts them by verdict)."""
     from ..plotting import VERDICT_STYLE
 
-    verdict = combined_verdict([r.get("verdict", "undecided") for r in rows])
-    names = [re.sub(r"^C\d+\s*", "", r["claim"]) for r in rows]
+    words = [r["verdict"] for r in rows]
+    verdict = claim_verdict(words)
+    names = [re.sub(r"^C\d+\s*", "", r.get("row", r["claim"])) for r in rows]
     n = claim_number(rows[0])
     heads = {name.split(", ", 1)[0] for name in names}
     if len(rows) > 1 and len(heads) == 1 and all(", " in name for name in names):
@@ -202,13 +196,16 @@ def panel_text(rows: list[dict]) -> tuple[str, str, str]:
     names = [name[len(short):].lstrip(", ") or name if short and name.startswith(short) else name
              for name in names]                                  # "tied vs untied, SIE 2" -> "SIE 2"
     title = f"C{n} {CLAIM_NAMES.get(n, names[0])}"
-    head = f"{VERDICT_STYLE[verdict][1]} {verdict}"
+    if verdict is not None:
+        head = f"{VERDICT_STYLE[verdict][1]} {verdict}"
+    else:
+        head = "rows split: " + ", ".join(f"{words.count(w)} {VERDICT_STYLE[w][1]}" for w in VERDICTS if w in words)
     if len(rows) == 1:
         lines = textwrap.wrap(_mathtext(rows[0].get("headline") or rows[0]["paper"]), NOTE_WIDTH)
         note = "\n".join(lines[:NOTE_LINES]) + (" …" if len(lines) > NOTE_LINES else "")
     else:
-        note = "\n".join(_mathtext(textwrap.shorten(f"{VERDICT_STYLE[r.get('verdict', 'undecided')][1]} {name}: "
-                                                     f"{r.get('headline') or r.get('verdict', 'undecided')}",
+        note = "\n".join(_mathtext(textwrap.shorten(f"{VERDICT_STYLE[r['verdict']][1]} {name}: "
+                                                     f"{r.get('headline') or r['verdict']}",
                                                      NOTE_WIDTH + 4, placeholder=" …"))
                          for r, name in zip(rows[:NOTE_LINES], names))
     return title, head, verdict, note
@@ -217,12 +214,12 @@ def panel_text(rows: list[dict]) -> tuple[str, str, str]:
 def plot(rows: list[dict], numbers: dict, out_paths) -> None:
     """Six panels, C1 … C6: the claim's numbers, its verdict (word, mark and colour) and headline.
 
-    ``rows``: claim rows (keys ``claim``, ``verdict``, ``headline``, ``measured``); ``numbers``:
-    numbers-file stem -> its numbers."""
+    ``rows``: entries of the verdict file (keys ``claim``, ``row``, ``verdict``, ``headline``);
+    ``numbers``: numbers-file stem -> its numbers."""
     from ..plotting import VERDICT_STYLE, WIDTH_DOUBLE, new_figure, place_legend, save_figure
     import matplotlib.pyplot as plt
 
-    bad = sorted({r.get("verdict") for r in rows} - set(VERDICTS) - {None})
+    bad = sorted({str(r.get("verdict")) for r in rows} - set(VERDICTS))
     if bad:
         raise ValueError(f"claim rows carry verdict {bad}; allowed: {', '.join(VERDICTS)}")
     fig, grid = new_figure(ncols=3, nrows=4, width=WIDTH_DOUBLE, height=6.2, squeeze=False,
@@ -242,11 +239,12 @@ def plot(rows: list[dict], numbers: dict, out_paths) -> None:
             continue
         title, head, verdict, note = panel_text(mine)
         ax.set_title(title, fontsize=7)
+        colour = VERDICT_STYLE[verdict][0] if verdict is not None else "k"
         for side in ax.spines.values():
-            side.set_edgecolor(VERDICT_STYLE[verdict][0])
+            side.set_edgecolor(colour)
             side.set_linewidth(1.6)
         text_ax.text(0.0, 1.0, head, transform=text_ax.transAxes, va="top", ha="left", fontsize=7,
-                     fontweight="bold", color=VERDICT_STYLE[verdict][0] if verdict != "undecided" else "k",
+                     fontweight="bold", color=colour if verdict not in (None, "undecided") else "k",
                      in_layout=False)
         text_ax.text(0.0, 0.72, note, transform=text_ax.transAxes, va="top", ha="left", fontsize=5.5,
                      in_layout=False)

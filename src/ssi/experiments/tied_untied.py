@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import math
 
-from .claim_text import finite, interval
+from ..verdicts import DIFFERS, REPRODUCED, UNDECIDED, Verdict, combine, exponent_verdict
+from .claim_text import interval
 from .common import overlap_curves  # noqa: F401
 from .tied_untied_figure import (FIGURE_NAMES, PAPER_GAIN, PROTOCOL_TEXT, figure_data_reduction,  # noqa: F401
                                  gain_verdict, plot, plot_attention, plot_escape, plot_gain, plot_null, sie_words)
@@ -56,12 +57,12 @@ CLAIMED_GAIN_HIGH_SIE = (1.0, 0.0)
 #: a null-target run "stays at the noise level" when its final overlap is ≤ NULL_FACTOR·d^(−1/2)
 NULL_FACTOR = 1.5
 C4_RULE = ("gain = T_untied/T_tied at the macroscopic escape (mean overlap 0.5); claimed exponent L^1 (SIE 1), L^2 "
-           "(SIE 2), L^1 or L^0 (SIE ≥ 3): reproduced when a claimed exponent lies in the 95 % interval of the SGD "
-           "exponent under both learning-rate protocols (one η; each network at its ODE-best η); partly when under "
-           "one of them only; differs when under neither")
+           "(SIE 2), L^1 or L^0 (SIE ≥ 3); the SGD exponent under each learning-rate protocol (one η; each network at "
+           "its ODE-best η) by the decisiveness rule of ssi.verdicts; the row takes the first of differs, undecided, "
+           "reproduced of its two protocols")
 C4_NULL_RULE = (f"reproduced when every tied run ends within {NULL_FACTOR:g}·d^-½ of zero overlap and every untied run "
-                "ends above it; partly when the tied runs stay but some untied run does not rise above it; differs "
-                "when a tied run rises above it")
+                "ends above it; differs when a tied run rises above it; undecided when the tied runs stay but some "
+                "untied run has not risen above it (too short a run to tell)")
 
 
 def claimed_gain(k) -> tuple:
@@ -69,28 +70,26 @@ def claimed_gain(k) -> tuple:
     return CLAIMED_GAIN.get(k, CLAIMED_GAIN_HIGH_SIE)
 
 
-def c4_verdict(fits) -> str:
+def c4_verdict(fits) -> Verdict:
     """Verdict of C4 at one SIE from its macroscopic fits, one per protocol (rule :data:`C4_RULE`)."""
-    inside = []
-    for f in fits:
-        low, high = f["exponent_sgd_low"], f["exponent_sgd_high"]
-        if not (finite(low) and finite(high)):
-            return "undecided"
-        inside.append(any(low <= c <= high for c in claimed_gain(f["sie"])))
-    if all(inside):
-        return "reproduced"
-    return "partly" if any(inside) else "differs"
+    fits = list(fits)
+    return combine([exponent_verdict(f["exponent_sgd"], f["exponent_sgd_low"], f["exponent_sgd_high"],
+                                     claimed_gain(f["sie"]), name="gain exponent") for f in fits],
+                   label=[PROTOCOL_TEXT.get(f.get("protocol"), f.get("protocol")) for f in fits])
 
 
-def c4_null_verdict(null) -> str:
+def c4_null_verdict(null) -> Verdict:
     """Verdict of the C4 null targets (rule :data:`C4_NULL_RULE`)."""
-    still = all(n["final_overlap_tied"] <= NULL_FACTOR * n["noise_level"] for n in null)
-    learnt = all(n["final_overlap_untied"] > NULL_FACTOR * n["noise_level"] for n in null)
     if not null:
-        return "undecided"
-    if not still:
-        return "differs"
-    return "reproduced" if learnt else "partly"
+        return Verdict(UNDECIDED, "no null-target run")
+    still = sum(n["final_overlap_tied"] <= NULL_FACTOR * n["noise_level"] for n in null)
+    learnt = sum(n["final_overlap_untied"] > NULL_FACTOR * n["noise_level"] for n in null)
+    if still < len(null):
+        return Verdict(DIFFERS, f"the tied network rises above {NULL_FACTOR:g}·d^-½ in {len(null) - still}/{len(null)} runs")
+    if learnt < len(null):
+        return Verdict(UNDECIDED, f"the untied network has not risen above {NULL_FACTOR:g}·d^-½ in "
+                                  f"{len(null) - learnt}/{len(null)} runs")
+    return Verdict(REPRODUCED, f"tied within {NULL_FACTOR:g}·d^-½ and untied above it in {len(null)}/{len(null)} runs")
 
 
 def _claim_law(k) -> str:
@@ -125,7 +124,7 @@ def claim_rows(config, numbers) -> list[dict]:
             "headline": (f"gain ∝ L^{interval(f['exponent_sgd'], f['exponent_sgd_low'], f['exponent_sgd_high'])} at one η, "
                          f"L^{interval(fits['best_lr']['exponent_sgd'], fits['best_lr']['exponent_sgd_low'], fits['best_lr']['exponent_sgd_high'])}"
                          f" at each network's best η (d = {f['d']}, L = {f['Ls'][0]}–{f['Ls'][-1]})"),
-            "verdict": c4_verdict(fits.values()),
+            **c4_verdict(fits.values()).fields(),
             "figure": "figures/tied_untied_gain.png",
             "command": command,
             "rule": C4_RULE,
@@ -144,7 +143,7 @@ def claim_rows(config, numbers) -> list[dict]:
         "headline": (f"tied overlap stays within {NULL_FACTOR:g}·d^-½ in {still}/{len(null)} runs "
                      f"(z₁ − z₂, (z₁² − z₂²)/√2; L = {min(n['L'] for n in null)}–{max(n['L'] for n in null)}); "
                      f"the untied one rises above it in {learnt}/{len(null)}"),
-        "verdict": c4_null_verdict(null),
+        **c4_null_verdict(null).fields(),
         "figure": "figures/tied_untied_null.png",
         "command": command,
         "rule": C4_NULL_RULE,

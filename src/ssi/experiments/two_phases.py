@@ -20,6 +20,7 @@ from ..hermite import sie
 from ..io import load_result, save_result
 from ..ode import integrate_ode
 from ..sgd import simulate
+from ..verdicts import DIFFERS, REPRODUCED, UNDECIDED, Verdict, check, combine, escaped_share, gap_verdict
 from .claim_text import HEADLINE_MAX, finite, percent, power_of_ten, signed, signed_percent
 from .common import (ProgressLog, crossing_time, learning_rate, problem_from_spec,
                      seed_key)
@@ -177,18 +178,17 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
 #: C2: a case whose replicates all escaped "reaches the second phase" when its mean final |m| is
 #: within this of the ODE's
 C2_FINAL_TOL = 0.05
-C2_RULE = ("reproduced when in every case the replicate mean of |m| reaches the escape level before t_max and every "
-           f"case whose replicates all escaped ends within {C2_FINAL_TOL:g} of the ODE's final |m|; partly when some "
-           "case's mean never escapes or a fully escaped case ends away from the ODE; differs when no case escapes")
-#: C6: SGD's mean escape time may differ from the ODE's by this fraction of the ODE's ...
+C2_RULE = ("per case: undecided when fewer than half of its replicates escaped by t_max (the rule of ssi.verdicts); "
+           "reproduced when the replicate mean of |m| reaches the escape level before t_max and, for a case whose "
+           f"replicates all escaped, ends within {C2_FINAL_TOL:g} of the ODE's final |m|; differs otherwise; the row "
+           "takes the first of differs, undecided, reproduced of its cases")
+#: C6: SGD's mean escape time is held to the ODE's within this fraction of the ODE's
 C6_TOLERANCE = 0.05
-#: ... plus this many standard errors of the mean before the point counts against the ODE
-C6_SE = 3.0
-C6_RULE = ("per case and d whose replicates all escaped: the gap between the mean of the replicates' own escape "
-           f"times and the ODE's escape time; a point is off when the gap exceeds {100 * C6_TOLERANCE:g} % of the "
-           f"ODE's time by more than {C6_SE:g} standard errors of the mean; reproduced when no point is off; "
-           "partly when points are off only below the largest d of their case; differs when a point is off at the "
-           "largest d of a case; undecided when no case has all its replicates escaped")
+C6_RULE = ("per case and d whose replicates all escaped: the relative gap between the mean of the replicates' own "
+           f"escape times and the ODE's escape time, with its 95 % interval (± 1.96 SE), held to ±{100 * C6_TOLERANCE:g} "
+           "% by the rule of ssi.verdicts (interval at most half the tolerance wide; reproduced inside, differs "
+           "outside, undecided when wider or straddling); a case with a replicate not escaped is undecided; the row "
+           "takes the first of differs, undecided, reproduced of its points")
 
 
 def _escape_stats(row):
@@ -213,39 +213,39 @@ def relative_gap(row):
     return None if stats is None else (stats[0] - stats[2]) / stats[2]
 
 
-def excess_in_se(row):
-    """How far |t̄_SGD − t_ODE| exceeds ``C6_TOLERANCE``·t_ODE, in standard errors of the mean (negative:
-    within the tolerance); None as for :func:`gap_in_se`."""
-    stats = _escape_stats(row)
-    if stats is None:
-        return None
-    mean, se, ode = stats
-    return (abs(mean - ode) - C6_TOLERANCE * ode) / se
-
-
-def c2_verdict(rows) -> str:
+def c2_verdict(rows) -> Verdict:
     """Verdict of C2 from the rows of the numbers file (rule :data:`C2_RULE`)."""
-    escaped = [finite(r["t_escape_sgd_mean_curve"]) for r in rows]
-    if not any(escaped):
-        return "differs"
-    complete = [r for r in rows if r["escaped_replicates"] == r["replicates"]]
-    aligned = all(abs(r["abs_m_final_sgd_mean"] - r["abs_m_final_ode"]) <= C2_FINAL_TOL for r in complete)
-    return "reproduced" if all(escaped) and aligned else "partly"
-
-
-def c6_verdict(rows) -> str:
-    """Verdict of C6 from the rows of the numbers file (rule :data:`C6_RULE`)."""
-    by_case = {}
+    parts, labels = [], []
     for r in rows:
-        excess = excess_in_se(r)
-        if excess is not None:
-            by_case.setdefault(r["case"], []).append((r["d"], excess > C6_SE))
-    if not by_case:
-        return "undecided"
-    trends = [sorted(v) for v in by_case.values()]
-    if any(t[-1][1] for t in trends):
-        return "differs"
-    return "partly" if any(off for t in trends for _, off in t) else "reproduced"
+        labels.append(f"{r['case'].replace('sie', 'SIE ')}, d = {power_of_ten(r['d'])}")
+        few = escaped_share(int(r["escaped_replicates"]), int(r["replicates"]), "replicates")
+        if few:
+            parts.append(few)
+        elif not finite(r["t_escape_sgd_mean_curve"]):
+            parts.append(Verdict(DIFFERS, "the replicate mean of |m| never reaches the level"))
+        elif r["escaped_replicates"] == r["replicates"]:
+            gap = abs(r["abs_m_final_sgd_mean"] - r["abs_m_final_ode"])
+            parts.append(check(gap <= C2_FINAL_TOL, f"escapes, then |m| ends {gap:.3f} from the ODE's",
+                               f"|m| ends {gap:.3f} from the ODE's (more than {C2_FINAL_TOL:g})"))
+        else:
+            parts.append(Verdict(REPRODUCED, f"the mean escapes ({r['escaped_replicates']}/{r['replicates']} "
+                                             "replicates escaped)"))
+    return combine(parts, label=labels)
+
+
+def c6_verdict(rows) -> Verdict:
+    """Verdict of C6 from the rows of the numbers file (rule :data:`C6_RULE`)."""
+    parts, labels = [], []
+    for r in rows:
+        labels.append(f"{r['case'].replace('sie', 'SIE ')}, d = {power_of_ten(r['d'])}")
+        if r["escaped_replicates"] < r["replicates"]:
+            parts.append(Verdict(UNDECIDED, f"{r['replicates'] - r['escaped_replicates']}/{r['replicates']} "
+                                            "replicates never escaped: no mean escape time"))
+            continue
+        stats = _escape_stats(r)
+        parts.append(gap_verdict(*(((stats[0] - stats[2]) / stats[2], stats[1] / stats[2]) if stats else (None, None)),
+                                 C6_TOLERANCE, "SGD − ODE mean escape time"))
+    return combine(parts, label=labels)
 
 
 def _c2_headline(rows, level) -> str:
@@ -339,7 +339,7 @@ def claim_rows(config, numbers) -> list[dict]:
         "paper": "long escape from m ≈ d^(-1/2), then fast (exponential) alignment",
         "measured": f"time t = steps/d for the replicate mean of \\|m\\| to reach {level}: " + "; ".join(parts),
         "headline": _c2_headline(numbers["rows"], level),
-        "verdict": c2_verdict(numbers["rows"]),
+        **c2_verdict(numbers["rows"]).fields(),
         "figure": "figures/two_phases.png",
         "command": command,
         "rule": C2_RULE,
@@ -350,7 +350,7 @@ def claim_rows(config, numbers) -> list[dict]:
             "paper": "(m, e) follow a deterministic ODE as d → ∞",
             "measured": _c6_measured(numbers["rows"]),
             "headline": _c6_headline(numbers["rows"]),
-            "verdict": c6_verdict(numbers["rows"]),
+            **c6_verdict(numbers["rows"]).fields(),
             "figure": "figures/two_phases.png",
             "command": command,
             "rule": C6_RULE,
