@@ -33,12 +33,12 @@ def committed():
 def test_counts_leave_superseded_and_exploratory_rows_out():
     """Two "differs" rows of superseded files and an exploratory row change nothing in the counts;
     caught: an earlier version counted as a failure of the claim its later file decides."""
-    rows = [{"group": ["a"], "agrees": "yes", "kind": "counted"},
-            {"group": ["b", "c"], "agrees": "no", "kind": "counted"},
-            {"group": ["old1"], "agrees": "no", "kind": "superseded"},
-            {"group": ["old2"], "agrees": "no", "kind": "superseded"},
+    rows = [{"group": ["a"], "agrees": "reproduced", "kind": "counted"},
+            {"group": ["b", "c"], "agrees": "differs", "kind": "counted"},
+            {"group": ["old1"], "agrees": "differs", "kind": "superseded"},
+            {"group": ["old2"], "agrees": "differs", "kind": "superseded"},
             {"group": ["x", "y"], "agrees": "n/a", "kind": "exploratory"},
-            {"group": [], "agrees": "yes", "kind": "counted"}]
+            {"group": [], "agrees": "reproduced", "kind": "counted"}]
     assert summary.verdict_counts(rows) == {"reproduced": 2, "differs": 1}
     assert summary.counts_text(rows) == ("Counted: 3 rows (2 reproduced, 1 differs); not counted (below): "
                                          "2 superseded earlier versions, 2 exploratory files.")

@@ -36,7 +36,8 @@ def _table_verdicts(text: str) -> dict[str, str]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
         words = [c.strip("*") for c in cells if c.startswith("**") and c.endswith("**")]
         if words:
-            out[cells[0].replace("\\|", "|")] = words[0]
+            label = re.fullmatch(r"\[(.+)\]\(#[^)]*\)", cells[0])  # a row label may link to its section
+            out[(label.group(1) if label else cells[0]).replace("\\|", "|")] = words[0]
     return out
 
 
