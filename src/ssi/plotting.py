@@ -82,9 +82,13 @@ REGION_COLOURS = ("#A9D4F2",   # 000 unique semantic minimum
                   "#CC79A7",   # 011 semantic global + positional local, misaligned dynamics
                   "#009E73")   # 111 positional global + semantic local minimum
 
-#: the verdict words of the claim rows -> (colour, mark); the mark carries it without colour
-VERDICT_STYLE = {"reproduced": (GREEN, "✓"), "reproduced asymptotically": (GREEN, "≈"), "differs": (VERMILION, "✗"),
+#: the verdict words of the claim rows -> (colour, mark); the mark carries it without colour. These
+#: colours mean a verdict in the summary figure only
+VERDICT_STYLE = {"reproduced": (GREEN, "✓"), "reproduced asymptotically": (BLUE, "≈"), "differs": (VERMILION, "✗"),
                  "undecided": (GUIDE, "?")}
+#: the verdict words -> (matplotlib marker, filled) of the summary figure's marks
+VERDICT_MARKERS = {"reproduced": ("o", True), "reproduced asymptotically": ("^", True), "differs": ("X", True),
+                   "undecided": ("s", False)}
 
 #: registry keys (targets, students, activations, encodings, the authors' names, quantities)
 #: -> what a reader sees

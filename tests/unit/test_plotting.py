@@ -94,37 +94,53 @@ def test_figure_style_does_not_import_seaborn_or_pandas():
 
 
 # --- the summary figure -----------------------------------------------------------------------------
-def _rows():
-    """Claim rows as branch interfaces define them (claim, paper, measured, headline, verdict)."""
-    verdicts = {1: "reproduced", 2: "reproduced", 3: "reproduced asymptotically", 4: "differs", 5: "undecided",
-                6: "reproduced"}
-    rows = [{"claim": f"C1 escape vs d, SIE {k}", "paper": "T = O(d)", "measured": "…", "verdict": "reproduced",
-             "headline": f"steps grow as $d^{{{k - 1}}}$ as claimed", "figure": "figures/escape_vs_d.png",
-             "command": "snakemake"} for k in (1, 2)]
-    rows += [{"claim": f"C{n} claim {n}", "paper": "what the paper says", "measured": "…", "verdict": v,
-              "headline": "gain grows as L^1.49 [1.47, 1.51], the paper says L^2", "figure": "figures/x.png",
-              "command": "snakemake"} for n, v in verdicts.items() if n != 1]
-    return rows
+def _verdict_rows():
+    from ssi import verdicts
+
+    return verdicts.rows_of(verdicts.load(ROOT / "figures" / "VERDICTS.json"))
 
 
 def _numbers():
     return {p.stem: json.loads(p.read_text()) for p in sorted((ROOT / "figures/numbers").glob("*.json"))}
 
 
-def test_summary_draws_one_panel_per_claim_with_its_verdict(tmp_path):
+def test_summary_draws_one_mark_per_claim_row_with_its_verdict(tmp_path, monkeypatch):
+    """Every row of the verdict file gets one mark in its verdict's colour and marker and its verdict
+    word; a claim with a row that differs shows "differs" for it (the six-panel summary averaged C4's
+    "differs" row into "partly")."""
     from ssi.experiments import summary
 
-    rows = _rows()
-    summary.plot(rows, _numbers(), [tmp_path / "summary.png", tmp_path / "summary.pdf"])
-    assert (tmp_path / "summary.png").stat().st_size > 0 and (tmp_path / "summary.pdf").stat().st_size > 0
-    title, head, verdict, note = summary.panel_text([r for r in rows if r["claim"].startswith("C4")])
-    assert title.startswith("C4") and verdict == "differs" and "differs" in head
-    assert "$L^{1.49}$" in note and "^" not in _outside_math(note)
+    figures = []
+    monkeypatch.setattr(plotting, "save_figure", lambda fig, path: figures.append(fig))
+    rows = _verdict_rows()
+    summary.plot(rows, _numbers(), [tmp_path / "summary.png"])
+    board = figures[0].axes[0]
+    marks = [line for line in board.get_lines() if line.get_marker() not in ("None", "", None)]
+    assert len(marks) == len(rows)
+    by_marker = {marker: word for word, (marker, _) in plotting.VERDICT_MARKERS.items()}
+    shown = sorted(by_marker[line.get_marker()] for line in marks)
+    assert shown == sorted(r["verdict"] for r in rows)
+    for line in marks:
+        word = by_marker[line.get_marker()]
+        assert summary.VERDICTS[int(line.get_xdata()[0])] == word
+        assert line.get_markeredgecolor() == plotting.VERDICT_STYLE[word][0]
+    text = " ".join(t.get_text() for t in figures[0].findobj(plotting.matplotlib.text.Text))
+    for row in rows:
+        assert summary._row_name(row) in text
+    assert text.count("differs") >= sum(r["verdict"] == "differs" for r in rows)
+
+
+def test_summary_verdict_styles_are_four():
+    """Four verdicts, four colours and four markers (reproduced and reproduced asymptotically were
+    both green)."""
+    words = list(plotting.VERDICT_STYLE)
+    assert len({plotting.VERDICT_STYLE[w][0] for w in words}) == len(words) == 4
+    assert len({plotting.VERDICT_MARKERS[w][0] for w in words}) == 4
 
 
 def test_summary_verdict_of_a_claim_from_its_rows():
     """A claim with a row that differs shows "differs" (it showed "partly": C4's rows reproduced,
-    differs, reproduced averaged away); rows that disagree otherwise are shown one by one."""
+    differs, reproduced averaged away); rows that disagree otherwise are counted by verdict."""
     from ssi.experiments import summary
 
     def rows(*words):
@@ -135,16 +151,54 @@ def test_summary_verdict_of_a_claim_from_its_rows():
     title, head, verdict, _ = summary.panel_text(rows("reproduced", "differs", "reproduced"))
     assert verdict == "differs" and "differs" in head
     title, head, verdict, note = summary.panel_text(rows("reproduced", "undecided"))
-    assert verdict is None and head == "rows split: 1 ✓, 1 ?" and "partly" not in head
+    assert verdict is None and head == "rows split: 1 ✓, 1 ?" and "…" not in note
+
+
+def test_summary_c6_plots_the_statistic_of_its_verdict():
+    """C6's points are the relative gaps of the mean escape times with their 95 % intervals (the
+    six-panel summary drew |t_SGD mean curve − t_ODE| bars, 7.8/4.6/17.3 %, not the +9.0/+7.1 % its
+    verdict rests on); SIE 3 is not compared, with its escaped count."""
+    from ssi.experiments import summary
+
+    row = next(r for r in _verdict_rows() if r["claim"] == "C6")
+    gaps = summary.gap_points(row, _numbers()["two_phases"])
+    assert gaps["tolerance"] == pytest.approx(0.05)
+    assert ("SIE 3", "10³") in gaps["excluded"] and "/" in gaps["excluded"][("SIE 3", "10³")]
+    for gap, low, high, word in gaps["points"].values():
+        assert low <= gap <= high and word in summary.VERDICTS
+    lo, hi = row["interval"]
+    assert any(low == pytest.approx(lo) and high == pytest.approx(hi) for _, low, high, _ in gaps["points"].values())
+
+
+def test_summary_refuses_a_stale_c6_row():
+    from ssi.experiments import summary
+
+    row = dict(next(r for r in _verdict_rows() if r["claim"] == "C6"), verdict="differs")
+    with pytest.raises(ValueError, match="regenerate the verdict file"):
+        summary.gap_points(row, _numbers()["two_phases"])
 
 
 def test_summary_refuses_an_unknown_verdict(tmp_path):
     from ssi.experiments import summary
 
-    rows = _rows()
+    rows = _verdict_rows()
     rows[0]["verdict"] = "yes"
     with pytest.raises(ValueError, match="verdict \\['yes'\\]"):
         summary.plot(rows, _numbers(), [tmp_path / "summary.png"])
+
+
+def test_summary_type_check_catches_small_and_cut_text():
+    """check_type reports a 4-pt text and a text cut off with "…" before anything is saved."""
+    import matplotlib.pyplot as plt
+
+    from ssi.experiments import summary
+
+    fig = plt.figure(figsize=(3, 1))
+    fig.text(0.1, 0.5, "small", fontsize=4)
+    fig.text(0.1, 0.2, "cut …", fontsize=7)
+    with pytest.raises(ValueError, match="4 pt.*cut off"):
+        summary.check_type(fig)
+    plt.close(fig)
 
 
 def test_summary_figure_is_legible(monkeypatch, tmp_path):
@@ -153,5 +207,5 @@ def test_summary_figure_is_legible(monkeypatch, tmp_path):
 
     seen = []
     monkeypatch.setattr(plotting, "save_figure", lambda fig, path: seen.append(legibility_problems(fig)))
-    summary.plot(_rows(), _numbers(), [tmp_path / "summary.png"])
+    summary.plot(_verdict_rows(), _numbers(), [tmp_path / "summary.png"])
     assert seen == [[]]

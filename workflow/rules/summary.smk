@@ -1,5 +1,5 @@
-# The summary figure: one panel per claim (C1–C6) with its verdict, drawn from the verdict file
-# and the numbers files of every result (include after the result rule files: reads NUMBERS).
+# The summary figure: one mark per claim row with its verdict, drawn from the verdict file, and C6's
+# gap statistic from the two_phases numbers (include after the result rule files: reads NUMBERS).
 from ssi.experiments import summary
 
 SUMMARY_CODE = imported_code("summary_plot.py")

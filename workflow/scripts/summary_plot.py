@@ -1,5 +1,5 @@
 # %% [markdown]
-# # The summary figure: one panel per claim (C1–C6) with its verdict
+# # The summary figure: one mark per claim row with its verdict, and C6's gap statistic
 
 # %%
 from ssi.experiments import summary

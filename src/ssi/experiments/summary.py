@@ -1,36 +1,34 @@
-"""The summary figure: one panel per claim of the paper (C1–C6) with its verdict.
+"""The summary figure: which claim rows of the paper reproduced and which did not.
 
-Each panel draws the claim's key numbers from its numbers file (``figures/numbers/<stem>.json``)
-and states the verdicts and headlines of the claim's rows as the verdict file
-(``figures/VERDICTS.json``, :mod:`ssi.verdicts`) holds them: the claim's verdict when its rows agree
-or one differs (:func:`ssi.verdicts.claim_verdict`), else its rows one by one; rows are never
-averaged. Nothing here is typed by hand: the words come from the verdict file, the points from the
-numbers.
+Left, the verdict board: one mark per row of the verdict file (``figures/VERDICTS.json``,
+:mod:`ssi.verdicts`), placed in the column of its verdict and drawn in that verdict's colour and
+marker (:data:`ssi.plotting.VERDICT_STYLE`, :data:`ssi.plotting.VERDICT_MARKERS`), the verdict word
+written at the row's end. Right, C6 with the statistic its verdict uses: the relative SGD − ODE gap
+of each case and d with its 95 % interval, against the tolerance band; a case left out of the
+comparison is written "not compared (n/N escaped)". The gaps, intervals and tolerance are read from
+the verdict of each case alone, by the function the verdict file's C6 row comes from
+(:func:`ssi.experiments.two_phases.c6_verdict`, in the words of :func:`ssi.verdicts.gap_verdict`), so a
+change of the statistic flows through; the tolerance is the row's rule's. Nothing here is typed by hand.
 """
 from __future__ import annotations
 
 import math
 import re
-import textwrap
 from pathlib import Path
 
-import numpy as np
+from ..verdicts import CLAIM_NAMES, VERDICTS, claim_verdict, power_of_ten
 
-from ..verdicts import CLAIM_NAMES, VERDICTS, claim_verdict
+#: print width of the figure, inches (a two-column page)
+WIDTH = 7.2
+#: height of the figure, inches
+HEIGHT = 3.3
+#: smallest type in the figure at print size, points
+MIN_TYPE_PT = 5.0
+#: the claim whose statistic the right panel plots, and the numbers file naming its cases
+GAP_CLAIM, GAP_RESULT = "C6", "two_phases"
 
-#: claim number -> (numbers-file stem that holds its data, what the panel shows)
-PANELS = {1: ("escape_vs_d", "fitted exponent of the escape steps in $d$"),
-          2: ("two_phases", "escape time $t$ (SGD and ODE)"),
-          3: ("positional", "escape steps against $d$"),
-          4: ("tied_untied", "fitted exponent of the gain in $L$"),
-          5: ("semantic_positional", r"switch $\omega$ (SGD, diagram)"),
-          6: ("two_phases", "relative gap of the escape times")}
-#: at most this many lines of headline under a panel
-NOTE_LINES = 5
-#: characters per line of a note (5.5 pt under a third of a two-column page)
-NOTE_WIDTH = 44
-#: the claims' short names (docs/theory.md, "Claims"), typeset
-CLAIM_NAMES = {n: re.sub(r"\bd\b", "$d$", name) for n, name in CLAIM_NAMES.items()}
+_GAP = re.compile(r"(SIE \d+), d = ([^:]+): (.+?): gap ([+-−]?[\d.]+) % \[([+-−]?[\d.]+), ([+-−]?[\d.]+)\]")
+_TOLERANCE = re.compile(r"±\s*([\d.]+)\s*%")
 
 
 def claim_number(row: dict) -> int:
@@ -39,218 +37,218 @@ def claim_number(row: dict) -> int:
     return int(match.group(1)) if match else 0
 
 
-def _mathtext(text: str) -> str:
-    """Plain-text formulas of a headline typeset: "L^1.00", "d^-0.5", "d^-½" as exponents,
-    "t_max" as a subscript."""
-    def power(match):
-        exponent = match.group(2).strip("()").replace("½", "1/2")
-        return f"${match.group(1)}^{{{exponent}}}$"
-
-    text = re.sub(r"(\b[A-Za-z])\^(\(?-?[0-9.½]+\)?)", power, text)
-    return re.sub(r"(?<![$\w])([A-Za-z])_([A-Za-z]+)\b", r"$\1_{\\mathrm{\2}}$", text)
-
-
 def load(verdict_file, numbers_files):
     """(rows, numbers): the rows of the verdict file ``verdict_file`` (entries of
-    :func:`ssi.verdicts.verdict_file`) and stem -> numbers dict of every numbers file."""
+    :func:`ssi.verdicts.verdict_file`, :func:`ssi.verdicts.rows_of`) and stem -> numbers dict of every
+    numbers file."""
     from .. import verdicts
     from .audit import load_numbers
 
-    return verdicts.load(verdict_file)["rows"], {Path(p).stem: load_numbers(p) for p in numbers_files}
+    return verdicts.rows_of(verdicts.load(verdict_file)), {Path(p).stem: load_numbers(p) for p in numbers_files}
 
 
-# --- the panels' data -----------------------------------------------------------------------------
-def _exponents(ax, entries, paper_key=None, paper=None):
-    """Dot plot: measured exponents (with intervals) per entry, the paper's as open diamonds."""
-    from ..plotting import GUIDE, sie_colour
-
-    for i, (label, k, x, lo, hi, ref) in enumerate(entries):
-        colour = sie_colour(k)
-        if x is not None and math.isfinite(x):
-            err = [[max(x - lo, 0)], [max(hi - x, 0)]] if lo is not None and math.isfinite(lo) else None
-            ax.errorbar([i], [x], yerr=err, fmt="o", color=colour, ms=4, capsize=2, lw=1, zorder=3)
-        if ref is not None:
-            ax.plot([i], [ref], "D", mfc="white", mec=GUIDE, ms=6, zorder=2)
-    ax.set_xticks(range(len(entries)), [e[0] for e in entries])
-    ax.set_xlim(-0.6, len(entries) - 0.4)
+#: a row label longer than this is shown by its short label
+ROW_NAME_CHARS = 30
 
 
-def _c1(ax, numbers):
-    fits = [f for f in numbers["fits"] if f["level"] == "macro"]
-    _exponents(ax, [(f"SIE {f['sie']}", f["sie"], f["exponent_sgd"], f["exponent_sgd_low"], f["exponent_sgd_high"],
-                     f["exponent_claimed_same_range"]) for f in fits])
-    ax.set_ylabel("exponent of $d$")
+def _row_name(row: dict) -> str:
+    name = row.get("row") or row["claim"]
+    return row["short"] if len(name) > ROW_NAME_CHARS and row.get("short") else name
 
 
-def _c4(ax, numbers):
-    from .tied_untied import PAPER_GAIN
-
-    fits = [f for f in numbers["fits"] if f["threshold"] == "macro" and f["protocol"] == "same_lr"]
-    _exponents(ax, [(f"SIE {f['sie']}", f["sie"], f["exponent_sgd"], f["exponent_sgd_low"], f["exponent_sgd_high"],
-                     PAPER_GAIN.get(f["sie"], (None,))[0]) for f in fits])
-    ax.set_ylabel("exponent of $L$")
-
-
-def _case_tick(row) -> str:
-    """"SIE 2" over "d = 10⁵" for a two-phases row (case names are sieK)."""
-    from ..plotting import number
-
-    return f"{row['case'].upper().replace('SIE', 'SIE ')}\n$d$ = {number(row['d'], 1)}"
-
-
-def _c2(ax, numbers):
-    from ..plotting import COLOURS, plain_log_ticks
-
-    rows = numbers["rows"]
-    x = np.arange(len(rows))
-    ax.plot(x, [r["t_escape_sgd_mean_curve"] or math.nan for r in rows], "o", color=COLOURS["sgd"], zorder=3)
-    ax.plot(x, [r["t_escape_ode"] or math.nan for r in rows], "s", mfc="none", color=COLOURS["ode"], ms=6, zorder=2)
-    ax.set_yscale("log")
-    plain_log_ticks(ax)
-    ax.set_xticks(x, [_case_tick(r) for r in rows], fontsize=5)
-    ax.set_xlim(-0.6, len(rows) - 0.4)
-    ax.set_ylabel("escape time $t$")
-
-
-def _c6(ax, numbers):
-    from ..plotting import COLOURS
-
-    rows = [r for r in numbers["rows"] if r["t_escape_sgd_mean_curve"] and r["t_escape_ode"]]
-    gaps = [100 * abs(r["t_escape_sgd_mean_curve"] - r["t_escape_ode"]) / r["t_escape_ode"] for r in rows]
-    ax.bar(np.arange(len(rows)), gaps, color=COLOURS["ode"], width=0.6)
-    ax.set_xticks(np.arange(len(rows)), [_case_tick(r) for r in rows], fontsize=5)
-    ax.set_ylabel("SGD vs ODE gap (%)")
-
-
-def _c3(ax, numbers):
-    from ..plotting import plain_log_ticks
-    from .positional import case_colours
-
-    colours = case_colours(len(numbers["fits"]))
-    for colour, fit in zip(colours, numbers["fits"]):
-        rows = [r for r in numbers["rows"] if r["case"] == fit["case"] and r["steps_median"]]
-        ax.plot([r["d"] for r in rows], [r["steps_median"] for r in rows], "o", color=colour, ms=3.5, zorder=3)
-        ax.plot(fit["ode_dims"], fit["ode_steps"], color=colour, lw=1.0, ls="--", zorder=2)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("$d$")
-    ax.set_ylabel("escape steps")
-    plain_log_ticks(ax)
-
-
-def _c5(ax, numbers):
-    from ..plotting import COLOURS, GUIDE, PURPLE, number
-
-    rows = numbers["transition"]
-    x = np.arange(len(rows))
-    ax.plot(x, [r["switch_sgd"] if r["switch_sgd"] is not None else math.nan for r in rows], "o",
-            color=COLOURS["sgd"], zorder=3)
-    pred = numbers["prediction"]
-    ax.axhline(pred["switch_dynamics"], color=PURPLE, lw=0.9, ls="-.", zorder=1)
-    ax.axhline(pred["switch_global"], color=GUIDE, lw=0.9, ls=":", zorder=1)
-    ax.set_xticks(x, [f"$d$ = {number(r['d'], 1)}\n$t$ = {number(r['t'])}" for r in rows], fontsize=5)
-    ax.set_xlim(-0.6, len(rows) - 0.4)
-    ax.set_ylabel(r"switch $\omega$")
-
-
-DRAW = {1: _c1, 2: _c2, 3: _c3, 4: _c4, 5: _c5, 6: _c6}
-
-
-def _keys(n):
-    """The marker key of panel ``n``."""
-    from matplotlib.lines import Line2D
-
-    from ..plotting import COLOURS, GUIDE, PURPLE
-
-    if n in (1, 4):
-        return [Line2D([], [], ls="", marker="o", color="k", ms=4, label="measured (SGD)"),
-                Line2D([], [], ls="", marker="D", mfc="white", mec=GUIDE, ms=5, label="paper")]
-    if n == 2:
-        return [Line2D([], [], ls="", marker="o", color=COLOURS["sgd"], label="SGD"),
-                Line2D([], [], ls="", marker="s", mfc="none", color=COLOURS["ode"], label="ODE")]
-    if n == 3:
-        return [Line2D([], [], ls="", marker="o", color="k", ms=3.5, label="SGD median"),
-                Line2D([], [], color="k", lw=1.0, ls="--", label="ODE")]
-    if n == 5:
-        return [Line2D([], [], ls="", marker="o", color=COLOURS["sgd"], label="SGD"),
-                Line2D([], [], color=PURPLE, lw=0.9, ls="-.", label="initial direction"),
-                Line2D([], [], color=GUIDE, lw=0.9, ls=":", label="global minimum")]
-    return []
-
-
-# --- the figure -------------------------------------------------------------------------------------
 def panel_text(rows: list[dict]) -> tuple[str, str, str | None, str]:
-    """(title, verdict line, verdict, note) of one claim's panel from its entries of the verdict
-    file; the verdict is :func:`ssi.verdicts.claim_verdict` of the rows' (None: the rows disagree and
-    none differs, the line counts them by verdict)."""
+    """(title, verdict line, verdict, note) of one claim from its entries of the verdict file.
+
+    The verdict is :func:`ssi.verdicts.claim_verdict` of the rows' (None: the rows disagree and none
+    differs; the line then counts them by verdict); the note has one line per row, its mark and name,
+    never shortened."""
     from ..plotting import VERDICT_STYLE
 
     words = [r["verdict"] for r in rows]
     verdict = claim_verdict(words)
-    names = [re.sub(r"^C\d+\s*", "", r.get("row", r["claim"])) for r in rows]
     n = claim_number(rows[0])
-    heads = {name.split(", ", 1)[0] for name in names}
-    if len(rows) > 1 and len(heads) == 1 and all(", " in name for name in names):
-        names = [name.split(", ", 1)[1] for name in names]      # "escape vs d, SIE 1" -> "SIE 1"
-    short = CLAIM_NAMES.get(n, "")
-    names = [name[len(short):].lstrip(", ") or name if short and name.startswith(short) else name
-             for name in names]                                  # "tied vs untied, SIE 2" -> "SIE 2"
-    title = f"C{n} {CLAIM_NAMES.get(n, names[0])}"
+    title = f"C{n} {CLAIM_NAMES.get(n, _row_name(rows[0]))}"
     if verdict is not None:
         head = f"{VERDICT_STYLE[verdict][1]} {verdict}"
     else:
         head = "rows split: " + ", ".join(f"{words.count(w)} {VERDICT_STYLE[w][1]}" for w in VERDICTS if w in words)
-    if len(rows) == 1:
-        lines = textwrap.wrap(_mathtext(rows[0].get("headline") or rows[0]["paper"]), NOTE_WIDTH)
-        note = "\n".join(lines[:NOTE_LINES]) + (" …" if len(lines) > NOTE_LINES else "")
-    else:
-        note = "\n".join(_mathtext(textwrap.shorten(f"{VERDICT_STYLE[r['verdict']][1]} {name}: "
-                                                     f"{r.get('headline') or r['verdict']}",
-                                                     NOTE_WIDTH + 4, placeholder=" …"))
-                         for r, name in zip(rows[:NOTE_LINES], names))
+    note = "\n".join(f"{VERDICT_STYLE[r['verdict']][1]} {re.sub(r'^C[0-9]+ ', '', _row_name(r))}" for r in rows)
     return title, head, verdict, note
 
 
-def plot(rows: list[dict], numbers: dict, out_paths) -> None:
-    """Six panels, C1 … C6: the claim's numbers, its verdict (word, mark and colour) and headline.
+def _number(text: str) -> float:
+    return float(text.replace("−", "-"))
 
-    ``rows``: entries of the verdict file (keys ``claim``, ``row``, ``verdict``, ``headline``);
-    ``numbers``: numbers-file stem -> its numbers."""
-    from ..plotting import VERDICT_STYLE, WIDTH_DOUBLE, new_figure, place_legend, save_figure
+
+def gap_points(row: dict, numbers: dict) -> dict:
+    """The statistic of C6 as its verdict uses it, one point per case and d.
+
+    ``row``: the C6 entry of the verdict file; ``numbers``: the two_phases numbers. Each case of the
+    numbers is judged alone by :func:`ssi.experiments.two_phases.c6_verdict`, the function the verdict
+    file's row comes from; the point and its 95 % interval are read from that verdict's words (as
+    :func:`ssi.verdicts.gap_verdict` writes them) and interval. Returns ``{"what", "tolerance",
+    "points", "excluded"}``: ``what`` names the statistic, ``tolerance`` the ± band (a fraction, from
+    the row's rule), ``points`` maps (case, d) labels -> (gap, low, high, verdict word) (fractions),
+    ``excluded`` maps (case, d) labels -> "n/N" escaped for a case not compared. ValueError when the
+    cases together do not give the row's verdict (a stale verdict file) or the row states no
+    tolerance."""
+    from ..verdicts import combine
+    from .two_phases import c6_verdict
+
+    points, excluded, parts, what = {}, {}, [], None
+    for r in numbers["rows"]:
+        key = (r["case"].upper().replace("SIE", "SIE "), power_of_ten(r["d"]))
+        verdict = c6_verdict([r])
+        parts.append(verdict)
+        match = _GAP.search(verdict.reason)
+        if verdict.interval is None or match is None:
+            excluded[key] = f"{r['escaped_replicates']}/{r['replicates']}"
+            continue
+        what = match.group(3)
+        low, high = verdict.interval
+        points[key] = (_number(match.group(4)) / 100, low, high, verdict.word)
+    if parts and combine(parts).word != row["verdict"]:
+        raise ValueError(f"the two_phases numbers give C6 {combine(parts).word!r}, the verdict file "
+                         f"{row['verdict']!r}: regenerate the verdict file")
+    tolerance = _TOLERANCE.search(row.get("rule") or "")
+    if tolerance is None:
+        raise ValueError(f"verdict row {_row_name(row)!r} states no tolerance ('±x %') in its rule")
+    return {"what": what or "gap", "tolerance": float(tolerance.group(1)) / 100, "points": points,
+            "excluded": excluded}
+
+
+# --- the figure -------------------------------------------------------------------------------------
+def _board(ax, rows):
+    """One mark per claim row in its verdict's column; the row's name left, its verdict word right."""
+    from ..plotting import GUIDE, VERDICT_MARKERS, VERDICT_STYLE
+
+    y = list(range(len(rows)))[::-1]
+    for yi, r in zip(y, rows):
+        colour, _ = VERDICT_STYLE[r["verdict"]]
+        marker, filled = VERDICT_MARKERS[r["verdict"]]
+        ax.plot([VERDICTS.index(r["verdict"])], [yi], ls="", marker=marker, ms=6.5, mec=colour,
+                mfc=colour if filled else "white", mew=1.3, zorder=3)
+    for i in range(len(VERDICTS)):
+        ax.axvline(i, color=GUIDE, lw=0.4, alpha=0.5, zorder=1)
+    for i in range(1, len(rows)):
+        if claim_number(rows[i]) != claim_number(rows[i - 1]):
+            ax.axhline(y[i] + 0.5, color="k", lw=0.5, zorder=1)
+    ax.set_ylim(-0.6, len(rows) - 0.4)
+    ax.set_xlim(-0.5, len(VERDICTS) - 0.5)
+    ax.set_yticks(y, [_row_name(r) for r in rows], fontsize=6.5)
+    ax.set_xticks([])
+    ax.tick_params(length=0)
+    words = ax.twinx()
+    words.set_ylim(ax.get_ylim())
+    words.set_yticks(y, [r["verdict"] for r in rows], fontsize=6.5, fontweight="bold")
+    words.tick_params(length=0)
+    words.set_ylabel("verdict", fontsize=6.5)
+    for label, r in zip(words.get_yticklabels(), rows):
+        label.set_color("k" if r["verdict"] == "undecided" else VERDICT_STYLE[r["verdict"]][0])
+    for side in (*ax.spines.values(), *words.spines.values()):
+        side.set_visible(False)
+    ax.set_ylabel("claim row", fontsize=6.5)
+    ax.set_title("Verdict of each claim row", fontsize=7.5)
+
+
+def _gap_panel(ax, row, numbers):
+    """The C6 statistic per case and d with its 95 % interval, against the ± tolerance band."""
+    from ..plotting import COLOURS, GUIDE, VERDICT_STYLE
+
+    gaps = gap_points(row, numbers)
+    keys = list(gaps["points"]) + list(gaps["excluded"])
+    order = [(r["case"].upper().replace("SIE", "SIE "), power_of_ten(r["d"])) for r in numbers["rows"]]
+    keys.sort(key=order.index)
+    tol = 100 * gaps["tolerance"]
+    ax.axhspan(-tol, tol, color=GUIDE, alpha=0.18, lw=0, zorder=0, label=f"tolerance ±{tol:g} %")
+    for bound in (-tol, tol):
+        ax.axhline(bound, color=GUIDE, lw=0.8, ls="--", zorder=1)
+    ax.axhline(0, color=GUIDE, lw=0.6, zorder=1)
+    highs = [tol]
+    for i, key in enumerate(keys):
+        if key in gaps["points"]:
+            gap, low, high = (100 * v for v in gaps["points"][key][:3])
+            ax.errorbar([i], [gap], yerr=[[gap - low], [high - gap]], fmt="o", color=COLOURS["sgd"], ms=4,
+                        capsize=2.5, lw=1.0, zorder=3)
+            highs.append(high)
+    top = 1.15 * max(highs)
+    for i, key in enumerate(keys):
+        if key not in gaps["points"]:
+            ax.text(i, 0, f"not compared ({gaps['excluded'][key]} escaped)", ha="center", va="center",
+                    rotation=90, fontsize=6, color="k")
+    ax.set_ylim(-top, top)
+    ax.set_xlim(-0.6, len(keys) - 0.4)
+    ax.set_xticks(range(len(keys)), [f"{case}\n{d}" for case, d in keys], fontsize=6.5)
+    ax.set_xlabel("case and $d$", fontsize=6.5)
+    ax.set_ylabel(f"{gaps['what']},\nrelative gap (%)", fontsize=6.5)
+    ax.tick_params(axis="y", labelsize=6.5)
+    title, head, verdict, _ = panel_text([row])
+    colour = VERDICT_STYLE[verdict][0] if verdict not in (None, "undecided") else "k"
+    ax.set_title(f"{title.split()[0]}: {verdict}", fontsize=7.5, color=colour)
+    ax.errorbar([], [], yerr=[], fmt="o", color=COLOURS["sgd"], ms=4, capsize=2.5, lw=1.0,
+                label="SGD − ODE, ±1.96 SE")
+    ax.legend(fontsize=6, loc="lower left", frameon=False, handletextpad=0.4)
+
+
+def _legend(fig, rows):
+    from matplotlib.lines import Line2D
+
+    from ..plotting import VERDICT_MARKERS, VERDICT_STYLE
+
+    handles = [Line2D([], [], ls="", marker=VERDICT_MARKERS[w][0], ms=6.5, mew=1.3, mec=VERDICT_STYLE[w][0],
+                      mfc=VERDICT_STYLE[w][0] if VERDICT_MARKERS[w][1] else "white", label=f"{w} ({sum(r['verdict'] == w for r in rows)})") for w in VERDICTS]
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=6.5, frameon=False,
+               handletextpad=0.3, columnspacing=1.5)
+
+
+def check_type(fig, min_pt: float = MIN_TYPE_PT) -> None:
+    """ValueError naming every visible text of ``fig`` smaller than ``min_pt`` points, ending in "…" or
+    reaching outside the canvas (matplotlib's text extents, before the figure is saved)."""
+    from matplotlib.text import Text
+
+    renderer = fig.canvas.get_renderer()
+    fig.draw_without_rendering()
+    canvas = fig.bbox
+    problems = []
+    for text in fig.findobj(Text):
+        if not text.get_visible() or not text.get_text().strip():
+            continue
+        words = text.get_text()
+        if text.get_fontsize() < min_pt:
+            problems.append(f"{words!r} is {text.get_fontsize():g} pt (at least {min_pt:g})")
+        if "…" in words:
+            problems.append(f"{words!r} is cut off")
+        box = text.get_window_extent(renderer)
+        if (box.x0 < canvas.x0 - 1 or box.y0 < canvas.y0 - 1 or box.x1 > canvas.x1 + 1
+                or box.y1 > canvas.y1 + 1):
+            problems.append(f"{words!r} reaches outside the figure")
+    if problems:
+        raise ValueError("summary figure: " + "; ".join(problems))
+
+
+def plot(rows: list[dict], numbers: dict, out_paths) -> None:
+    """The verdict board of every claim row and the C6 gap panel, saved to each of ``out_paths``.
+
+    ``rows``: entries of the verdict file (keys ``claim``, ``row``, ``verdict``; the C6 row also
+    ``reason`` and ``rule``); ``numbers``: numbers-file stem -> its numbers (two_phases names C6's
+    cases)."""
+    from ..plotting import new_figure, save_figure
     import matplotlib.pyplot as plt
 
     bad = sorted({str(r.get("verdict")) for r in rows} - set(VERDICTS))
     if bad:
         raise ValueError(f"claim rows carry verdict {bad}; allowed: {', '.join(VERDICTS)}")
-    fig, grid = new_figure(ncols=3, nrows=4, width=WIDTH_DOUBLE, height=6.2, squeeze=False,
-                           gridspec_kw={"height_ratios": [3, 1.2, 3, 1.2]})
-    for n in sorted(PANELS):
-        row, col = 2 * ((n - 1) // 3), (n - 1) % 3
-        ax, text_ax = grid[row, col], grid[row + 1, col]
-        text_ax.axis("off")
-        mine = [r for r in rows if claim_number(r) == n]
-        stem, what = PANELS[n]
-        if stem in numbers:
-            DRAW[n](ax, numbers[stem])
-        if not ax.get_xlabel():
-            ax.set_xlabel(what, fontsize=6.5)
-        if not mine:
-            ax.set_title(f"C{n}: no claim rows", fontsize=7)
-            continue
-        title, head, verdict, note = panel_text(mine)
-        ax.set_title(title, fontsize=7)
-        colour = VERDICT_STYLE[verdict][0] if verdict is not None else "k"
-        for side in ax.spines.values():
-            side.set_edgecolor(colour)
-            side.set_linewidth(1.6)
-        text_ax.text(0.0, 1.0, head, transform=text_ax.transAxes, va="top", ha="left", fontsize=7,
-                     fontweight="bold", color=colour if verdict not in (None, "undecided") else "k",
-                     in_layout=False)
-        text_ax.text(0.0, 0.72, note, transform=text_ax.transAxes, va="top", ha="left", fontsize=5.5,
-                     in_layout=False)
-    for n in sorted(PANELS):
-        if _keys(n):
-            place_legend(grid[2 * ((n - 1) // 3), (n - 1) % 3], handles=_keys(n), fontsize=5.5, handletextpad=0.3)
+    rows = sorted(rows, key=claim_number)
+    gap_rows = [r for r in rows if r["claim"] == GAP_CLAIM]
+    fig, (board, gap) = new_figure(ncols=2, width=WIDTH, height=HEIGHT, gridspec_kw={"width_ratios": [1.1, 1]})
+    fig.get_layout_engine().set(wspace=0.12)
+    _board(board, rows)
+    if gap_rows and GAP_RESULT in numbers:
+        _gap_panel(gap, gap_rows[0], numbers[GAP_RESULT])
+    else:
+        gap.axis("off")
+    _legend(fig, rows)
+    check_type(fig)
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
