@@ -12,7 +12,6 @@ change of the statistic flows through; the tolerance is the row's rule's. Nothin
 """
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
@@ -182,7 +181,7 @@ def _gap_panel(ax, row, numbers):
     ax.set_xlabel("case and $d$", fontsize=6.5)
     ax.set_ylabel(f"{gaps['what']},\nrelative gap (%)", fontsize=6.5)
     ax.tick_params(axis="y", labelsize=6.5)
-    title, head, verdict, _ = panel_text([row])
+    title, _, verdict, _ = panel_text([row])
     colour = VERDICT_STYLE[verdict][0] if verdict not in (None, "undecided") else "k"
     ax.set_title(f"{title.split()[0]}: {verdict}", fontsize=7.5, color=colour)
     ax.errorbar([], [], yerr=[], fmt="o", color=COLOURS["sgd"], ms=4, capsize=2.5, lw=1.0,
