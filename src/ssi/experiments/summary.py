@@ -99,13 +99,16 @@ def gap_points(row: dict, numbers: dict) -> dict:
         key = (r["case"].upper().replace("SIE", "SIE "), power_of_ten(r["d"]))
         verdict = c6_verdict([r])
         parts.append(verdict)
-        match = _GAP.search(verdict.reason)
-        if verdict.interval is None or match is None:
+        if verdict.interval is None:
             excluded[key] = f"{r['escaped_replicates']}/{r['replicates']}"
             continue
-        what = match.group(3)
         low, high = verdict.interval
-        points[key] = (_number(match.group(4)) / 100, low, high, verdict.word)
+        match = _GAP.search(verdict.reason)
+        if match:
+            what, gap = match.group(3), _number(match.group(4)) / 100
+        else:                       # words other than gap_verdict's: the interval's middle
+            gap = (low + high) / 2
+        points[key] = (gap, low, high, verdict.word)
     if parts and combine(parts).word != row["verdict"]:
         raise ValueError(f"the two_phases numbers give C6 {combine(parts).word!r}, the verdict file "
                          f"{row['verdict']!r}: regenerate the verdict file")
@@ -169,7 +172,7 @@ def _gap_panel(ax, row, numbers):
             gap, low, high = (100 * v for v in gaps["points"][key][:3])
             ax.errorbar([i], [gap], yerr=[[gap - low], [high - gap]], fmt="o", color=COLOURS["sgd"], ms=4,
                         capsize=2.5, lw=1.0, zorder=3)
-            highs.append(high)
+            highs += [high, -low]
     top = 1.15 * max(highs)
     for i, key in enumerate(keys):
         if key not in gaps["points"]:
