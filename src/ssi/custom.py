@@ -338,7 +338,7 @@ class CustomActivation:
 
     def __post_init__(self):
         _check_kinds("CustomActivation", (("fun", self.fun, "a function σ(h) of one real number h"),
-                                          ("derivative", self.derivative, "None or a function σ'(h) of one real number h")),
+                                          ("derivative", self.derivative, "None or a function σ'(h) of h")),
                      self.name)
         if self.name is None:
             object.__setattr__(self, "name", _name_of(self.fun))

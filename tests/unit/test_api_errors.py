@@ -93,7 +93,7 @@ def test_problem(kwargs, kind, parameter):
     ({"threshold": "0.5"}, ArgumentKindError, "threshold"),   # before: TypeError: '<' not supported ... 'str'
     ({"threshold": 1.5}, ValueError, "threshold"),
     ({"threads": 2.0}, ArgumentKindError, "threads"),
-    ({"progress": 3}, ArgumentKindError, "progress"),          # before: TypeError: 'int' object is not callable, after the run started
+    ({"progress": 3}, ArgumentKindError, "progress"),          # before: 'int' object is not callable, mid-run
     ({"stop_when": "yes"}, ArgumentKindError, "stop_when"),
     ({"stop_at_threshold": "yes", "threshold": 0.5}, ArgumentKindError, "stop_at_threshold"),
     ({"m0": "x"}, ArgumentKindError, "m0"),                    # before: could not convert string to float: 'x'
