@@ -71,6 +71,22 @@ def jit_of(fun):
     return fun if isinstance(fun, numba.core.registry.CPUDispatcher) else njit(fun)
 
 
+def _first_line(err) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def _is_real_scalar(arr) -> bool:
+    """Whether ``arr`` (an np.asarray of a user function's return value) is one real number."""
+    return arr.shape == () and np.issubdtype(arr.dtype, np.number) and not np.iscomplexobj(arr)
+
+
+def _check_compiled_matches(label: str, compiled, values) -> None:
+    """ValueError naming ``label`` when numba's values of a user function differ from Python's."""
+    if not np.allclose(compiled, values, rtol=1e-12, atol=1e-12):
+        raise ValueError(f"{label} gives different values compiled by numba ({compiled}) and in Python ({values})")
+
+
 def _check_kinds(owner: str, functions, name, **flags) -> None:
     """TypeError naming the parameter of ``owner`` that is of the wrong kind: ``functions`` are
     (parameter, value, what it takes) with None allowed where "None" is in what it takes; ``name``
@@ -86,22 +102,6 @@ def _check_kinds(owner: str, functions, name, **flags) -> None:
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{owner}: {parameter}={value!r} is not allowed ({type(value).__name__}); "
                             f"{parameter} must be True or False")
-
-
-def _first_line(err) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
-
-
-def _is_real_scalar(arr) -> bool:
-    """Whether ``arr`` (an np.asarray of a user function's return value) is one real number."""
-    return arr.shape == () and np.issubdtype(arr.dtype, np.number) and not np.iscomplexobj(arr)
-
-
-def _check_compiled_matches(label: str, compiled, values) -> None:
-    """ValueError naming ``label`` when numba's values of a user function differ from Python's."""
-    if not np.allclose(compiled, values, rtol=1e-12, atol=1e-12):
-        raise ValueError(f"{label} gives different values compiled by numba ({compiled}) and in Python ({values})")
 
 
 @dataclass(frozen=True, eq=False)
