@@ -19,9 +19,11 @@ import importlib
 import math
 import sys
 
-#: command-line option -> Problem parameter, for error messages
+#: library parameter -> command-line option, for error messages
 _OPTION_OF = {"L": "--L", "target": "--target", "student": "--student", "pe": "--pe",
-              "reduction": "--reduction", "activation": "--activation", "omega": "--omega", "a": "--a"}
+              "reduction": "--reduction", "activation": "--activation", "omega": "--omega", "a": "--a",
+              "max_order": "--max-order", "d": "--d", "lr": "--lr", "threshold": "--threshold", "m0": "--m0",
+              "t_max": "--t-max"}
 
 
 def _registries():
@@ -137,14 +139,19 @@ def _problem(parser, args):
         return Problem(L=args.L, target=args.target, student=args.student, pe=args.pe,
                        reduction=args.reduction, activation=args.activation, omega=args.omega, a=args.a)
     except ValueError as err:
-        message = str(err)
-        # name the command-line option in the message (Problem's message starts with its parameter)
-        option = next((opt for name, opt in _OPTION_OF.items() if message.startswith(f"{name}=")), None)
-        if option is None and message.startswith("target function"):
-            option = "--target"
-        if option is None:
-            option = next((opt for name, opt in _OPTION_OF.items() if f" {name}=" in message), None)
-        parser.error(f"{option}: {message}" if option else message)
+        _fail(parser, err)
+
+
+def _fail(parser, err):
+    """Exit with status 2 and the library's message, prefixed with the command-line option it is about
+    (the library's messages start with the parameter they name: ``lr=... is not allowed; ...``)."""
+    message = str(err)
+    option = next((opt for name, opt in _OPTION_OF.items() if message.startswith(f"{name}=")), None)
+    if option is None and message.startswith("target function"):
+        option = "--target"
+    if option is None:
+        option = next((opt for name, opt in _OPTION_OF.items() if f" {name}=" in message), None)
+    parser.error(f"{option}: {message}" if option else message)
 
 
 def _format_monomial(key, tied):
@@ -192,7 +199,7 @@ def _cmd_escape(parser, args, out):
     try:
         steps = escape_time(problem, d=args.d, lr=args.lr, threshold=args.threshold, m0=m0, t_max=args.t_max)
     except ValueError as err:
-        parser.error(str(err))
+        _fail(parser, err)
     print(f"problem: {problem!r}", file=out)
     print(f"d = {args.d}, lr = {args.lr:g}, m0 = {m0:.6g}, threshold |m| = {args.threshold:g}", file=out)
     if math.isinf(steps):

@@ -87,6 +87,23 @@ def _check_compiled_matches(label: str, compiled, values) -> None:
         raise ValueError(f"{label} gives different values compiled by numba ({compiled}) and in Python ({values})")
 
 
+def _check_kinds(owner: str, functions, name, **flags) -> None:
+    """TypeError naming the parameter of ``owner`` that is of the wrong kind: ``functions`` are
+    (parameter, value, what it takes) with None allowed where "None" is in what it takes; ``name``
+    a string or None; ``flags`` True or False. (The package's checks of the other public functions
+    are in :mod:`ssi.problems`, on a floor above this module.)"""
+    for parameter, value, takes in functions:
+        if not callable(value) and not (value is None and takes.startswith("None")):
+            raise TypeError(f"{owner}: {parameter}={value!r} is not allowed ({type(value).__name__}); "
+                            f"{parameter} must be {takes}")
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"{owner}: name={name!r} is not allowed ({type(name).__name__}); name must be a string or None")
+    for parameter, value in flags.items():
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{owner}: {parameter}={value!r} is not allowed ({type(value).__name__}); "
+                            f"{parameter} must be True or False")
+
+
 @dataclass(frozen=True, eq=False)
 class CustomTarget:
     """A user's scalar target link g: ℝ^L → ℝ (see the module docstring).
@@ -114,10 +131,9 @@ class CustomTarget:
     _state: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        if not callable(self.fun):
-            raise ValueError(f"target={self.fun!r} is not allowed; allowed: a registry name or a function of z")
-        if self.grad is not None and not callable(self.grad):
-            raise ValueError(f"grad={self.grad!r} is not allowed; allowed: None or a function of z")
+        _check_kinds("CustomTarget", (("fun", self.fun, "a function g(z) of one sample z"),
+                                      ("grad", self.grad, "None or a function grad(z) of one sample z")),
+                     self.name, vectorized=self.vectorized)
         if self.name is None:
             object.__setattr__(self, "name", _name_of(self.fun))
 
@@ -321,10 +337,9 @@ class CustomActivation:
     _state: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        if not callable(self.fun):
-            raise ValueError(f"activation={self.fun!r} is not allowed; allowed: a registry name or a function of h")
-        if self.derivative is not None and not callable(self.derivative):
-            raise ValueError(f"derivative={self.derivative!r} is not allowed; allowed: None or a function of h")
+        _check_kinds("CustomActivation", (("fun", self.fun, "a function σ(h) of one real number h"),
+                                          ("derivative", self.derivative, "None or a function σ'(h) of h")),
+                     self.name)
         if self.name is None:
             object.__setattr__(self, "name", _name_of(self.fun))
 

@@ -65,6 +65,7 @@ import numpy as np
 
 from .hermite_expansion import (DEFAULT_MAX_ORDER, MAX_INDICES, alpha_factorial, as_matrix, hermite_coefficients,
                                 multi_indices, polynomial_degree, student_coefficients, target_coefficients)
+from .problems import check_choice, check_number, check_problem
 
 __all__ = ["taylor_coefficients", "sie", "sie_report", "SIEReport", "SIEUndetermined"]
 
@@ -308,6 +309,12 @@ def _descends(problem, leading, order):
     return bool(np.min(vals) < -1e-9 * scale)
 
 
+def _check_sie_arguments(problem, max_order, tol):
+    check_problem(problem)
+    check_number("max_order", max_order, low=1, integer=True)
+    check_number("tol", tol, low=0, low_open=True)
+
+
 def sie_report(problem, *, max_order: int = DEFAULT_MAX_ORDER, tol: float = DEFAULT_TOL,
                **kwargs) -> SIEReport:
     """SIE of a problem with its evidence (definitions in the module docstring).
@@ -329,6 +336,7 @@ def sie_report(problem, *, max_order: int = DEFAULT_MAX_ORDER, tol: float = DEFA
         For ``problem.loss == "frobenius"``: the expansion above is that of a squared loss
         ("mse" is a multiple of it and has the same SIE).
     """
+    _check_sie_arguments(problem, max_order, tol)
     if problem.loss == "frobenius":
         raise ValueError("loss='frobenius' has no Hermite expansion of R (it is not a squared loss); "
                          "the SIE is defined for loss='half_square' or 'mse'")
@@ -411,8 +419,8 @@ def sie(problem, *, max_order: int = DEFAULT_MAX_ORDER, tol: float = DEFAULT_TOL
     SIEUndetermined
         See :func:`sie_report`.
     """
-    if definition not in ("overlap", "joint"):
-        raise ValueError(f"definition={definition!r} is unknown; allowed: overlap, joint")
+    _check_sie_arguments(problem, max_order, tol)
+    check_choice("definition", definition, ("overlap", "joint"))
     report = sie_report(problem, max_order=max_order, tol=tol, **kwargs)
     return report.order if definition == "overlap" else report.joint_order
 

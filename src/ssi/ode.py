@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .population import integrator
+from .problems import check_array, check_callable, check_flag, check_number, check_problem
 from .state import tied_state
 
 __all__ = ["ODESolution", "EscapeSteps", "integrate_ode", "escape_time", "escape_times", "sie_learning_rate",
@@ -303,12 +304,19 @@ def integrate_ode(problem, lr, m0, e0=0.0, t_max: float = 100.0, *, Q0=None, lr_
     -------
     ODESolution
     """
+    check_problem(problem)
+    for name, value in (("lr", lr), ("t_max", t_max), ("rtol", rtol), ("atol", atol)):
+        check_number(name, value, low=0, low_open=True)
+    for name, value in (("m0", m0), ("e0", e0), ("record_at", record_at), ("Q0", Q0)):
+        check_array(name, value, optional=name == "Q0")
+    check_number("threshold", threshold, low=0, high=1, low_open=True, optional=True)
+    check_number("give_up_below", give_up_below, low=0, optional=True)
+    check_callable("lr_schedule", lr_schedule, "a function of the time t returning a factor of lr")
+    for name, flag in (("stop_at_threshold", stop_at_threshold), ("noise", noise),
+                       ("token_symmetric", token_symmetric), ("stop_when_settled", stop_when_settled)):
+        check_flag(name, flag)
     L = problem.L
     quadrature = dict(quadrature or {})
-    if (isinstance(t_max, bool) or not isinstance(t_max, (int, float, np.integer, np.floating))
-            or not math.isfinite(t_max) or t_max <= 0):
-        raise ValueError(f"t_max={t_max!r} is not allowed; t_max must be a finite number > 0 (the time "
-                         f"t = steps/d at which the integration stops)")
     if stop_when_settled and threshold is None:
         raise ValueError("stop_when_settled=True needs a threshold (settled below what?)")
     if overlap not in ("mean", "rms"):
@@ -442,6 +450,8 @@ def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None =
         Steps to the threshold (a float), ``inf`` if not reached by ``t_max``, if the overlap fell
         to ``give_up_below``, or if the state settled below the threshold; ``.reason`` says which.
     """
+    check_number("d", d, low=0, low_open=True)             # problem, lr, m0, e0, t_max: in integrate_ode
+    check_number("threshold", threshold, low=0, high=1, low_open=True)
     m0 = d ** -0.5 if m0 is None else m0
     kwargs.setdefault("stop_when_settled", True)
     sol = integrate_ode(problem, lr, m0, e0, t_max, threshold=threshold, stop_at_threshold=True,
@@ -464,6 +474,8 @@ def escape_times(problem, d: int, lr: float, thresholds, m0: float | None = None
     dict
         threshold -> :class:`EscapeSteps`.
     """
+    check_number("d", d, low=0, low_open=True)             # the other arguments: in integrate_ode
+    check_array("thresholds", thresholds)
     levels = [float(v) for v in thresholds]
     top = max(levels)
     m0 = d ** -0.5 if m0 is None else m0

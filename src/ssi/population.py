@@ -66,6 +66,7 @@ from . import links
 from .hermite_expansion import polynomial_degree
 from .kernels import compiled_kernels, rebind, user_functions
 from .population_hermite import HermiteFeedForward
+from .problems import check_array, check_choice, check_number, check_problem
 from .quadrature import (FF_X_POINTS, QMC_LOG2, QMC_REPS, gauss_hermite_rule, sobol_normal_rule,
                          split_normal_rule)
 from .state import tied_state, untied_state
@@ -405,6 +406,14 @@ def expectations(problem, m, e=0.0, *, Q=None, n_points=None, method="auto", bud
     Moments
         Arrays with the shape of the broadcast state (plus a token axis).
     """
+    check_problem(problem)
+    check_array("m", m)
+    check_array("e", e)
+    check_array("Q", Q, optional=True)
+    check_number("n_points", n_points, low=1, integer=True, optional=True)
+    check_choice("method", method, ("auto", "gh", "qmc"))
+    for name, value in (("budget", budget), ("qmc_log2", qmc_log2), ("qmc_reps", qmc_reps), ("seed", seed)):
+        check_number(name, value, low=1 if name != "seed" else 0, integer=True)
     integ = integrator(problem, n_points, method, budget, qmc_log2, qmc_reps, seed)
     L = problem.L
     if problem.tied:

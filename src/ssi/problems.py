@@ -4,6 +4,12 @@ reductions and activations, and the :class:`Problem` that ties them together.
 Every name below is a registry key; an unknown name, or a parameter outside its
 allowed range, raises ``ValueError`` naming the parameter and what is allowed.
 The numerical links behind the names are in :mod:`ssi.links`.
+
+The argument checks of the public functions (``Problem``, ``simulate``, ``integrate_ode``,
+``escape_time``, ``population_loss``, ``sie``) are here too (``check_*``): each runs before any
+work and raises one line naming the parameter and what it takes, :class:`ArgumentKindError`
+(a TypeError, and a ValueError) for an argument of the wrong kind, ``ValueError`` for one out
+of range.
 """
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import links
-from .custom import CustomActivation, as_activation, as_target
+from .custom import CustomActivation, CustomTarget, as_activation, as_target
 from .kernels import link_kernels, python_loss_and_grad, python_student
 
 # --- registries ----------------------------------------------------------------
@@ -99,9 +105,100 @@ LOSSES: dict[str, tuple[int, str]] = {
 }
 
 
-def _check_name(parameter: str, value, registry) -> None:
-    if value not in registry:
-        raise ValueError(f"{parameter}={value!r} is unknown; allowed: {', '.join(sorted(registry))}")
+# --- argument checks of the public functions ----------------------------------------
+class ArgumentKindError(TypeError, ValueError):
+    """An argument of the wrong kind (None or a function where a Problem goes, a string where a
+    number goes, ...). A TypeError; also a ValueError, so that code catching bad input as
+    ValueError (the command line) catches it too."""
+
+
+def _shown(value) -> str:
+    """``repr(value)`` on one line, at most 60 characters, for messages."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_choice(parameter: str, value, allowed) -> None:
+    """ArgumentKindError unless ``value`` is a string, ValueError unless it is one of ``allowed``."""
+    names = ", ".join(sorted(allowed))
+    if not isinstance(value, str):
+        raise ArgumentKindError(f"{parameter}={_shown(value)} is not allowed ({type(value).__name__}); "
+                                f"{parameter} must be one of: {names}")
+    if value not in allowed:
+        raise ValueError(f"{parameter}={value!r} is unknown; allowed: {names}")
+
+
+
+def check_number(parameter: str, value, *, low=None, high=None, low_open=False, high_open=False,
+                 integer=False, optional=False) -> None:
+    """ArgumentKindError unless ``value`` is a real number (an integer with ``integer``; None
+    passes with ``optional``), ValueError unless it is finite and within the bounds
+    (``low``/``high``, excluded with ``low_open``/``high_open``). The message names ``parameter``."""
+    if value is None and optional:
+        return
+    if low is not None and high is not None:
+        bounds = f" in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+    elif low is not None:
+        bounds = f" {'>' if low_open else '≥'} {low:g}"
+    elif high is not None:
+        bounds = f" {'<' if high_open else '≤'} {high:g}"
+    else:
+        bounds = ""
+    allowed = (f"{parameter} must be {'an integer' if integer else 'a finite number'}{bounds}"
+               + (" (or None)" if optional else ""))
+    kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, kinds):
+        raise ArgumentKindError(f"{parameter}={_shown(value)} is not allowed ({type(value).__name__}); {allowed}")
+    if (not math.isfinite(value) or (low is not None and (value <= low if low_open else value < low))
+            or (high is not None and (value >= high if high_open else value > high))):
+        raise ValueError(f"{parameter}={_shown(value)} is not allowed; {allowed}")
+
+
+def check_array(parameter: str, value, *, optional=False) -> None:
+    """ArgumentKindError unless ``value`` is a real number or an array_like of real numbers (None
+    passes with ``optional``), ValueError unless every entry is finite."""
+    if value is None and optional:
+        return
+    try:
+        kind = np.asarray(value).dtype.kind
+    except (TypeError, ValueError):                 # ragged nested sequences
+        kind = "O"
+    allowed = f"{parameter} must be a real number or an array of real numbers" + (" (or None)" if optional else "")
+    if kind not in "iuf":
+        raise ArgumentKindError(f"{parameter}={_shown(value)} is not allowed ({type(value).__name__}); {allowed}")
+    if not np.all(np.isfinite(value)):
+        raise ValueError(f"{parameter}={_shown(value)} is not allowed; {allowed}, all finite")
+
+
+def check_callable(parameter: str, value, takes: str, *, optional=True) -> None:
+    """ArgumentKindError unless ``value`` is callable (None passes with ``optional``); ``takes``
+    says what the function is called with, e.g. "a function of t"."""
+    if value is None and optional:
+        return
+    if not callable(value):
+        raise ArgumentKindError(f"{parameter}={_shown(value)} is not allowed ({type(value).__name__}); "
+                                f"{parameter} must be {takes}" + (" (or None)" if optional else ""))
+
+
+def check_flag(parameter: str, value) -> None:
+    """ArgumentKindError unless ``value`` is True or False."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ArgumentKindError(f"{parameter}={_shown(value)} is not allowed ({type(value).__name__}); "
+                                f"{parameter} must be True or False")
+
+
+def check_problem(problem) -> None:
+    """ArgumentKindError unless ``problem`` is a :class:`Problem`; for a function, the message
+    shows how to make it the target of one."""
+    if isinstance(problem, Problem):
+        return
+    hint = ""
+    if callable(problem):
+        name = getattr(problem, "__name__", "g")
+        hint = (f"; to use your own target function, pass Problem(L=..., target={name}, student=...) "
+                "(docs/custom_targets.md)")
+    raise ArgumentKindError(f"problem={_shown(problem)} is not allowed ({type(problem).__name__}); problem must "
+                            f"be an ssi.Problem, e.g. Problem(L=2, target='he2_sum', student='attention'){hint}")
 
 
 @dataclass(frozen=True)
@@ -158,20 +255,24 @@ class Problem:
 
     def __post_init__(self):
         L = self.L
-        if not isinstance(L, (int, np.integer)) or isinstance(L, bool) or L < 1:
-            raise ValueError(f"L={L!r} is not allowed; L must be an integer ≥ 1")
+        check_number("L", L, low=1, integer=True)
+        if not isinstance(self.target, (str, CustomTarget)):
+            check_callable("target", self.target, "a registry name (python -m ssi list) or a function g(z) of one "
+                           "sample z (docs/custom_targets.md)", optional=False)
         custom = not isinstance(self.target, str)
         if custom:
             object.__setattr__(self, "target", as_target(self.target))
         else:
-            _check_name("target", self.target, TARGETS)
-        _check_name("student", self.student, STUDENTS)
-        _check_name("pe", self.pe, POSITIONAL_ENCODINGS)
-        _check_name("loss", self.loss, LOSSES)
+            check_choice("target", self.target, TARGETS)
+        check_choice("student", self.student, STUDENTS)
+        check_choice("pe", self.pe, POSITIONAL_ENCODINGS)
+        check_choice("loss", self.loss, LOSSES)
         scale = self.target_scale
-        if (isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating))
-                or not math.isfinite(scale) or scale == 0):
+        check_number("target_scale", scale)
+        if scale == 0:
             raise ValueError(f"target_scale={scale!r} is not allowed; target_scale must be a finite number ≠ 0")
+        check_number("omega", self.omega, low=0, high=1)
+        check_number("a", self.a)
         scale = float(scale)
         if custom:
             self.target.check(L)        # ValueError naming the function, SlowTargetWarning if Python only
@@ -185,10 +286,6 @@ class Problem:
         if self.target == "mixture" and scale != 1.0:
             raise ValueError(f"target_scale={self.target_scale!r} is not allowed for target='mixture'; "
                              "allowed: 1 (the matrix-valued target is not rescaled)")
-        if not (0.0 <= float(self.omega) <= 1.0) or not math.isfinite(self.omega):
-            raise ValueError(f"omega={self.omega!r} is not allowed; omega must lie in [0, 1]")
-        if not math.isfinite(self.a):
-            raise ValueError(f"a={self.a!r} is not allowed; a must be a finite number")
         scode, tied, _ = STUDENTS[self.student]
         matrix_target = tcode == links.T_MIXTURE
 
@@ -196,7 +293,7 @@ class Problem:
         if self.student == "attention":
             if reduction is None:
                 reduction = "identity" if matrix_target else "trace"
-            _check_name("reduction", reduction, REDUCTIONS)
+            check_choice("reduction", reduction, REDUCTIONS)
             if matrix_target != (reduction == "identity"):
                 raise ValueError(
                     f"reduction={reduction!r} does not fit target={self.target!r}: the matrix-valued "
@@ -206,8 +303,11 @@ class Problem:
         if self.student in ("tied", "untied"):
             activation = "relu" if self.activation is None else self.activation
             if isinstance(activation, str):
-                _check_name("activation", activation, ACTIVATIONS)
+                check_choice("activation", activation, ACTIVATIONS)
             else:
+                if not isinstance(activation, CustomActivation):
+                    check_callable("activation", activation, "a registry name (python -m ssi list) or a function "
+                                   "σ(h) of one real number h (docs/custom_targets.md)", optional=False)
                 activation = as_activation(activation)
                 activation.check()      # ValueError naming the function
             if matrix_target:
@@ -224,6 +324,8 @@ class Problem:
 
         left = right = None
         if reduction == "projection":
+            check_array("proj_left", self.proj_left, optional=True)
+            check_array("proj_right", self.proj_right, optional=True)
             left = np.full(L, 1 / math.sqrt(L)) if self.proj_left is None else np.asarray(self.proj_left, float)
             right = np.full(L, 1 / math.sqrt(L)) if self.proj_right is None else np.asarray(self.proj_right, float)
             for name, v in (("proj_left", left), ("proj_right", right)):

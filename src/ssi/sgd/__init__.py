@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..problems import check_array, check_callable, check_flag, check_number
 from .common import SGDRun, authors_init, check_arguments, initial_overlaps, record_schedule, replicate_generators
 from .explicit import ExplicitEngine
 from .reduced import ReducedEngine
@@ -76,13 +77,17 @@ def simulate(problem, d, lr, steps, replicates=1, seed=0, *, engine="reduced", r
         and for untied students ``m_tokens`` and ``Q_tokens`` (R, K, L).
     """
     check_arguments(problem, d, lr, steps, replicates, engine)
+    check_number("threshold", threshold, low=0, high=1, low_open=True, optional=True)
+    check_flag("stop_at_threshold", stop_at_threshold)
+    check_number("threads", threads, low=1, integer=True)
+    check_number("points_per_decade", points_per_decade, low=0, low_open=True)
+    check_callable("progress", progress, "a function progress(steps_done, steps_total)")
+    check_callable("stop_when", stop_when, "a function stop_when(steps_done, m)")
+    check_array("m0", m0, optional=True)
+    check_array("e0", e0, optional=True)
     start = authors_init(problem, d, init, ic_overlap, ic_randomsign, m0, e0)
     if threshold is None and stop_at_threshold:
         raise ValueError("stop_at_threshold=True needs a threshold")
-    if threshold is not None and not (0 < threshold <= 1):
-        raise ValueError(f"threshold={threshold!r} is not allowed; it must lie in (0, 1]")
-    if not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads={threads!r} is not allowed; threads must be an integer ≥ 1")
     m0, e_tokens = initial_overlaps(problem, m0, e0)
     rngs = replicate_generators(seed, replicates, replicate_offset)
     schedule = record_schedule(steps, record, points_per_decade)

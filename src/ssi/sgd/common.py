@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..problems import Problem
+from ..problems import Problem, check_choice, check_number, check_problem
 
 ENGINES = ("reduced", "explicit")
 #: the largest step count (and dimension) the simulators take: the recording schedule and the time
@@ -92,23 +92,19 @@ class SGDRun:
 
 
 def check_arguments(problem, d, lr, steps, replicates, engine):
-    """Raise ValueError naming the parameter and what is allowed."""
-    if not isinstance(problem, Problem):
-        raise ValueError(f"problem must be an ssi.Problem, got {type(problem).__name__}")
-    if engine not in ENGINES:
-        raise ValueError(f"engine={engine!r} is unknown; allowed: {', '.join(ENGINES)}")
-    if not _is_int(d) or not problem.min_dimension() <= d <= MAX_STEPS:
+    """Raise ArgumentKindError (a TypeError) or ValueError naming the parameter and what is allowed."""
+    check_problem(problem)
+    check_choice("engine", engine, ENGINES)
+    check_number("d", d, integer=True)
+    if not problem.min_dimension() <= d <= MAX_STEPS:
         raise ValueError(f"d={d!r} is not allowed for L={problem.L}, pe={problem.pe!r}: "
                          f"d must be an integer ≥ {problem.min_dimension()} and ≤ 2^53 = {MAX_STEPS}")
-    if isinstance(lr, bool) or not (isinstance(lr, (int, float, np.floating)) and math.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr={lr!r} is not allowed; lr must be a finite number > 0")
-    if not _is_int(steps) or steps < 0:
-        raise ValueError(f"steps={steps!r} is not allowed; steps must be an integer ≥ 0")
+    check_number("lr", lr, low=0, low_open=True)
+    check_number("steps", steps, low=0, integer=True)
     if steps > MAX_STEPS:
         raise ValueError(f"steps={steps!r} is not allowed; steps must be ≤ 2^53 = {MAX_STEPS}, the largest count "
                          f"the recording schedule and t = steps/d (float64) represent exactly")
-    if not _is_int(replicates) or replicates < 1:
-        raise ValueError(f"replicates={replicates!r} is not allowed; replicates must be an integer ≥ 1")
+    check_number("replicates", replicates, low=1, integer=True)
 
 
 def _is_int(x) -> bool:
