@@ -1,5 +1,5 @@
 """The quick workflow (config/quick.yaml) as the tests run it: a temporary copy of the
-repository's workflow files, ``snakemake`` in a subprocess, and what the tests read back
+repository's workflow files (its default profile included), ``snakemake`` in a subprocess, and what the tests read back
 (figure hashes, result arrays, the job table). The session's single completed quick run is the
 ``quick_cores2`` fixture of tests/conftest.py; ``completed_quick_run`` gives a test its own copy."""
 from __future__ import annotations
@@ -18,7 +18,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = "config/quick.yaml"
 #: what a temporary copy of the repository needs to run the workflow and the notebooks
-COPIED = ("Snakefile", "config", "workflow", "notebooks")
+COPIED = ("Snakefile", "profiles", "config", "workflow", "notebooks")
 #: generous bound on one snakemake call: a quick run takes 15–60 s alone (depending on the
 #: numba cache), up to 15 min on a loaded 2-core machine
 TIMEOUT = 2400

@@ -1,7 +1,7 @@
 """The Snakemake workflow, end to end, on the quick config (config/quick.yaml).
 
 Every test runs `snakemake` in a subprocess, in a temporary copy of
-the repository's workflow files (Snakefile, config/, workflow/, notebooks/): nothing is
+the repository's workflow files (Snakefile, profiles/, config/, workflow/, notebooks/): nothing is
 written into the repository. The quick workflow runs to completion with ``--cores 2``
 once per session (``quick_cores2`` in tests/conftest.py, shared with tests/workflow/test_slurm.py)
 and here with ``--cores 1``, killed and resumed (one module fixture for both checks). The tests
@@ -18,7 +18,7 @@ What is checked (docs/workflow.md):
 * a run killed with SIGKILL resumes (``--unlock``, then ``--rerun-incomplete``) to the same
   figures, and Ctrl-C (SIGINT) leaves no lock and no partial file;
 * the schema's problem enums are the registries of ssi.problems;
-* ``snakemake --lint`` is clean; ``--report`` works; the profiles parse.
+* ``snakemake --lint`` is clean; ``--report`` works; the default profile is used without a flag.
 
 The notebooks are tested in tests/workflow/test_notebooks.py and tests/workflow/test_notebook_copies.py.
 """
@@ -123,11 +123,15 @@ def test_second_run_does_nothing(quick_cores2):
 
 
 @pytest.mark.slow
-def test_default_profile_parses(quick_cores2):
-    """`--profile workflow/profiles/default` is accepted (its keys are valid options) and, on a
-    completed folder, does nothing."""
-    proc = snakemake(quick_cores2["workdir"], "-n", "--profile", "workflow/profiles/default", "--configfile", QUICK)
-    assert "Using profile workflow/profiles/default" in proc.stdout
+def test_default_profile_is_used_without_a_flag(quick_cores2):
+    """A plain `snakemake` from the repository root reads profiles/default/ (Snakemake's workflow
+    profile, beside the Snakefile), whose keys are valid options and which sets
+    rerun-incomplete; on a completed folder it does nothing. Fails if the profile is moved where
+    Snakemake does not look (it then prints no "workflow specific profile")."""
+    profile = yaml.safe_load((ROOT / "profiles/default/config.yaml").read_text())
+    assert profile["rerun-incomplete"] is True
+    proc = snakemake(quick_cores2["workdir"], "-n", "--cores", "1", "--configfile", QUICK)
+    assert "Using workflow specific profile profiles/default" in proc.stdout, proc.stdout[-3000:]
     assert "Nothing to be done" in proc.stdout
 
 
