@@ -73,10 +73,10 @@ def test_ctrl_c_stops_and_releases_the_lock(interrupted_clone):
     assert not interrupted["locked"], "the lock was not released"
 
 
-#: figures that also draw a committed file when it is there: a clone has it, the session's copy
+#: the files made from a committed file when it is there: a clone has it, the session's copy
 #: (support.quickrun.make_workdir) does not (tied_untied_theory reads the authors' numbers file,
 #: config tied_untied_theory.authors_numbers, when present)
-DRAW_COMMITTED = ("tied_untied_theory.pdf", "tied_untied_theory.png")
+DRAW_COMMITTED = ("tied_untied_theory.pdf", "tied_untied_theory.png", "numbers/tied_untied_theory.json")
 
 
 def comparable(hashes: dict[str, str], manifest: str) -> dict[str, str]:
@@ -90,7 +90,7 @@ def comparable(hashes: dict[str, str], manifest: str) -> dict[str, str]:
 def test_same_command_again_resumes_to_the_bytes_of_an_uninterrupted_run(interrupted_clone, quick_cores2):
     """The same command, no extra flag, completes (it fails with IncompleteFilesException when
     profiles/default/ is not where Snakemake looks) and ends with the result files, figures and
-    manifest of the uninterrupted run, byte for byte (but ``DRAW_COMMITTED``, which draw more in a
+    manifest of the uninterrupted run, byte for byte (but ``DRAW_COMMITTED``, made from more in a
     clone than in the session's copy)."""
     resumed = interrupted_clone["resumed"]
     assert resumed.returncode == 0, resumed.stdout[-4000:]
