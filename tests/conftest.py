@@ -6,7 +6,8 @@ tests (tests/workflow/test_workflow.py) inspect and copy it, and the SLURM test 
 compares its own run with it, instead of each running the quick workflow again.
 
 With pytest-xdist (``-n 2 --dist loadgroup``, the README's test command), the test modules that
-need a completed quick run (``quick_cores2``, the killed-and-resumed run, the SLURM cluster:
+need a completed quick run (``quick_cores2``, the killed-and-resumed run, the interrupted run in a
+fresh clone, the SLURM cluster:
 ``QUICK_RUN_MODULES``) run on one worker as one unit, so the quick run is made once, while the
 other worker takes the rest of the suite test by test.
 
@@ -30,10 +31,10 @@ def pytest_sessionstart(session):
 
 
 #: fixtures that make (or stand on) a whole quick run
-QUICK_RUN_FIXTURES = {"quick_cores2", "killed_cores1", "slurm_cluster"}
+QUICK_RUN_FIXTURES = {"quick_cores2", "killed_cores1", "interrupted_clone", "slurm_cluster"}
 #: the test modules that use them: with ``--dist loadgroup`` their tests form one unit of work
 QUICK_RUN_MODULES = {"test_audit_compute.py", "test_audit_levels.py", "test_batch.py", "test_notebooks.py",
-                     "test_report.py", "test_slurm.py", "test_workflow.py"}
+                     "test_report.py", "test_resume.py", "test_slurm.py", "test_workflow.py"}
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,5 +1,5 @@
 """The quick workflow (config/quick.yaml) as the tests run it: a temporary copy of the
-repository's workflow files, ``snakemake`` in a subprocess, and what the tests read back
+repository's workflow files (its default profile included), ``snakemake`` in a subprocess, and what the tests read back
 (figure hashes, result arrays, the job table). The session's single completed quick run is the
 ``quick_cores2`` fixture of tests/conftest.py; ``completed_quick_run`` gives a test its own copy."""
 from __future__ import annotations
@@ -8,8 +8,10 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +20,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = "config/quick.yaml"
 #: what a temporary copy of the repository needs to run the workflow and the notebooks
-COPIED = ("Snakefile", "config", "workflow", "notebooks")
+COPIED = ("Snakefile", "profiles", "config", "workflow", "notebooks")
 #: generous bound on one snakemake call: a quick run takes 15–60 s alone (depending on the
 #: numba cache), up to 15 min on a loaded 2-core machine
 TIMEOUT = 2400
@@ -143,3 +145,63 @@ def completed_quick_run(quick_cores2, tmp_path_factory) -> Path:
     workdir = tmp_path_factory.mktemp("quick_copy") / "repo"
     shutil.copytree(quick_cores2["workdir"], workdir, symlinks=True)
     return workdir
+
+
+def _default_sigint() -> None:
+    # A process started in the background by a non-interactive shell (`.ci/run &`, nohup)
+    # inherits SIGINT ignored, and so does everything it starts: Snakemake would then ignore
+    # the test's Ctrl-C and run to the end. The workflow is started as from a terminal.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start_quick(workdir: Path, log: Path, args=("--cores", "1", "--configfile", QUICK)) -> subprocess.Popen:
+    """``snakemake *args`` (default: the quick workflow with --cores 1) in the background, in its
+    own process group, with SIGINT at its default disposition (as from a terminal, whatever the
+    test runner's); output to ``log``."""
+    return subprocess.Popen([sys.executable, "-m", "snakemake", *map(str, args)],
+                            cwd=workdir, env=environment(), stdout=log.open("w"), stderr=subprocess.STDOUT,
+                            start_new_session=True, preexec_fn=_default_sigint)
+
+
+def wait_for(proc: subprocess.Popen, predicate, log: Path, timeout: float = TIMEOUT) -> None:
+    """Wait until ``predicate()`` is true; fail (with the log's tail) if the process ends first
+    or the timeout passes (the process group is then killed)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if proc.poll() is not None:
+            raise AssertionError(f"the workflow ended (exit {proc.returncode}) before the awaited "
+                                 f"file appeared:\n{log.read_text()[-3000:]}")
+        if time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise AssertionError("the awaited file did not appear in time")
+        time.sleep(0.05)
+
+
+#: the identity of the commit that carries the working tree's changes in the clone
+GIT_IDENTITY = ("-c", "user.name=tests", "-c", "user.email=tests@localhost")
+
+
+def git(cwd: Path, *args: str) -> str:
+    """``git *args`` in ``cwd``; its standard output."""
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
+    return proc.stdout
+
+
+def fresh_clone(parent: Path) -> Path:
+    """``git clone`` of the repository into ``parent``/clone, with the working tree's changes
+    (modified, deleted and new files that git does not ignore) committed on top."""
+    clone = parent / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    listed = git(ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
+    for name in filter(None, listed):
+        source, target = ROOT / name, clone / name
+        if not source.exists():
+            target.unlink(missing_ok=True)
+        elif not target.exists() or target.read_bytes() != source.read_bytes():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    git(clone, "add", "-A")
+    if git(clone, "status", "--porcelain"):
+        git(clone, *GIT_IDENTITY, "commit", "--quiet", "-m", "the working tree's changes")
+    assert git(clone, "status", "--porcelain") == ""
+    return clone

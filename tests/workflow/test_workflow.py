@@ -1,7 +1,7 @@
 """The Snakemake workflow, end to end, on the quick config (config/quick.yaml).
 
 Every test runs `snakemake` in a subprocess, in a temporary copy of
-the repository's workflow files (Snakefile, config/, workflow/, notebooks/): nothing is
+the repository's workflow files (Snakefile, profiles/, config/, workflow/, notebooks/): nothing is
 written into the repository. The quick workflow runs to completion with ``--cores 2``
 once per session (``quick_cores2`` in tests/conftest.py, shared with tests/workflow/test_slurm.py)
 and here with ``--cores 1``, killed and resumed (one module fixture for both checks). The tests
@@ -16,9 +16,9 @@ What is checked (docs/workflow.md):
   after a figure, a manifest line, a committed number and the results are changed;
 * bad config values fail before any job runs, naming the config key;
 * a run killed with SIGKILL resumes (``--unlock``, then ``--rerun-incomplete``) to the same
-  figures, and Ctrl-C (SIGINT) leaves no lock and no partial file;
+  figures (Ctrl-C and the same command again: tests/workflow/test_resume.py);
 * the schema's problem enums are the registries of ssi.problems;
-* ``snakemake --lint`` is clean; ``--report`` works; the profiles parse.
+* ``snakemake --lint`` is clean; ``--report`` works; the default profile is used without a flag.
 
 The notebooks are tested in tests/workflow/test_notebooks.py and tests/workflow/test_notebook_copies.py.
 """
@@ -38,10 +38,10 @@ import pytest
 import yaml
 
 from ssi import problems
-from ssi.experiments import two_phases
-from support.quickrun import (QUICK, ROOT, TIMEOUT, assert_results_whole, copy_completed, environment,
-                              figure_hashes, job_counts, make_workdir, quick_config, result_arrays, result_dirs,
-                              sha256, snakemake)
+from support.quickrun import (QUICK, ROOT, assert_results_whole, copy_completed, environment, figure_hashes,
+                              job_counts,
+                              make_workdir, quick_config, result_arrays, result_dirs, sha256, snakemake, start_quick,
+                              wait_for)
 
 
 
@@ -123,11 +123,15 @@ def test_second_run_does_nothing(quick_cores2):
 
 
 @pytest.mark.slow
-def test_default_profile_parses(quick_cores2):
-    """`--profile workflow/profiles/default` is accepted (its keys are valid options) and, on a
-    completed folder, does nothing."""
-    proc = snakemake(quick_cores2["workdir"], "-n", "--profile", "workflow/profiles/default", "--configfile", QUICK)
-    assert "Using profile workflow/profiles/default" in proc.stdout
+def test_default_profile_is_used_without_a_flag(quick_cores2):
+    """A plain `snakemake` from the repository root reads profiles/default/ (Snakemake's workflow
+    profile, beside the Snakefile), whose keys are valid options and which sets
+    rerun-incomplete; on a completed folder it does nothing. Fails if the profile is moved where
+    Snakemake does not look (it then prints no "workflow specific profile")."""
+    profile = yaml.safe_load((ROOT / "profiles/default/config.yaml").read_text())
+    assert profile["rerun-incomplete"] is True
+    proc = snakemake(quick_cores2["workdir"], "-n", "--cores", "1", "--configfile", QUICK)
+    assert "Using workflow specific profile profiles/default" in proc.stdout, proc.stdout[-3000:]
     assert "Nothing to be done" in proc.stdout
 
 
@@ -295,33 +299,6 @@ def test_bad_config_fails_before_any_job(tmp_path, name):
 
 # --- (e) kill and resume ----------------------------------------------------------------
 
-def _default_sigint() -> None:
-    # A process started in the background by a non-interactive shell (`.ci/run &`, nohup)
-    # inherits SIGINT ignored, and so does everything it starts: Snakemake would then ignore
-    # the test's Ctrl-C and run to the end. The workflow is started as from a terminal.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def start_quick(workdir: Path, log: Path) -> subprocess.Popen:
-    """The quick workflow with --cores 1 in the background, in its own process group, with
-    SIGINT at its default disposition (as from a terminal, whatever the test runner's)."""
-    return subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "1", "--configfile", QUICK],
-                            cwd=workdir, env=environment(), stdout=log.open("w"), stderr=subprocess.STDOUT,
-                            start_new_session=True, preexec_fn=_default_sigint)
-
-
-def wait_for(proc: subprocess.Popen, predicate, log: Path, timeout: float = TIMEOUT) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if proc.poll() is not None:
-            raise AssertionError(f"the workflow ended (exit {proc.returncode}) before the awaited "
-                                 f"file appeared:\n{log.read_text()[-3000:]}")
-        if time.monotonic() > deadline:
-            os.killpg(proc.pid, signal.SIGKILL)
-            raise AssertionError("the awaited file did not appear in time")
-        time.sleep(0.05)
-
-
 @pytest.mark.slow
 def test_killed_run_resumes_to_same_figures(killed_cores1, quick_cores2):
     """SIGKILL of the whole process group once the first result is written (as on a node
@@ -338,27 +315,6 @@ def test_killed_run_resumes_to_same_figures(killed_cores1, quick_cores2):
     workdir = killed_cores1["workdir"]
     assert_results_whole(workdir)
     assert "Nothing to be done" in snakemake(workdir, "-n", "--configfile", QUICK).stdout
-
-
-def test_ctrl_c_releases_lock_and_leaves_no_partial_file(tmp_path):
-    """SIGINT (Ctrl-C) to the process group while the first job runs: snakemake stops with a
-    non-zero exit, removes its lock, and leaves only whole files (no temporary file, every
-    result loads); a new run (here: one ODE point) then starts without --unlock."""
-    workdir = make_workdir(tmp_path)
-    results, figures = result_dirs(workdir)
-    log = tmp_path / "interrupted.log"
-    proc = start_quick(workdir, log)
-    wait_for(proc, lambda: any(results.glob("logs/*.log")), log)
-    time.sleep(0.5)
-    os.killpg(proc.pid, signal.SIGINT)
-    assert proc.wait(timeout=120) != 0
-    assert not (figures / "MANIFEST.sha256").exists(), "the interrupt came after the end of the run"
-    locks = workdir / ".snakemake" / "locks"
-    assert not (locks.exists() and any(locks.iterdir())), "the lock was not released"
-    assert_results_whole(workdir)
-    (case, d), stem = next(iter(two_phases.stems(quick_config(), "ode").items()))
-    snakemake(workdir, "--cores", "1", "--configfile", QUICK, "--rerun-incomplete", f"{stem}.npz")
-    assert_results_whole(workdir)
 
 
 # --- (f) the schema's enums are the registries --------------------------------------------
