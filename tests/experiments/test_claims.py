@@ -111,7 +111,7 @@ def test_c6_claim_row_carries_the_rate():
     rows = two_phases.claim_rows({}, c6_numbers(("sie1", 0.5, 0.4, 0.6), ("sie2", 0.3, 0.2, 0.4)))
     c6 = next(r for r in rows if r["claim"].startswith("C6"))
     assert c6["verdict"] == "reproduced" and c6["interval"] == [0.4, 0.6]
-    assert "10⁵" in c6["measured"] and "SIE 3 not compared" in c6["measured"] and "d^-0.50" in c6["headline"]
+    assert "10⁵" in c6["measured"] and "SIE 3 not compared" in c6["measured"] and "r = 0.50" in c6["headline"]
     c2 = next(r for r in rows if r["claim"].startswith("C2"))
     assert "9/16 replicates escaped" in c2["measured"] and "9/16 replicates escaped" in c2["headline"]
 

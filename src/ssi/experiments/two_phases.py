@@ -228,14 +228,14 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
         bottom.set_yscale("log")
         top.set_xscale("log")
         top.set_ylim(-0.03, 1.03)
-        top.set_title(f"{sie_text(k)}: {label(spec['problem']['target'])}, "
-                      f"{student_text(spec['problem']['student'], spec['problem'].get('activation'))}", fontsize=7)
+        top.set_title(f"{sie_text(k)}: {label(spec['problem']['target'])}", fontsize=7)
         top.set_xlabel(label("t"))
         bottom.set_xlabel(label("t"))
         top.set_ylabel(r"overlap $|m|$")
         bottom.set_ylabel(r"$1 - \overline{|m|}$ (log)")
         plain_log_ticks(bottom)
-        notes.append((top, f"{schedule_tex(spec['schedule'])}; the mean reaches {level:g} at $t$ =\n"
+        notes.append((top, f"{student_text(spec['problem']['student'], spec['problem'].get('activation'))}, "
+                           f"{schedule_tex(spec['schedule'])};\nthe mean reaches {level:g} at $t$ =\n"
                            + "\n".join(escapes)))
     _gap_panel(axes[0, -1], axes[1, -1], config, numbers)
     handles = [Patch(color=dim_colours[i % len(dim_colours)], label=f"$d$ = {number(d)}") for i, d in enumerate(all_dims)]
@@ -252,9 +252,11 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
 
 def _gap_panel(ax, below, config, numbers) -> None:
     """C6: sup_t |mean |m_SGD| − |m_ODE|| against d per case (95 % bootstrap bars), its fitted rate and
-    the d^(−1/2) the fluctuations of the mean give, on ``ax``; the cases not compared, with why, on
-    ``below`` (an axis left blank) with the legend."""
-    from ..plotting import guide, label, note, sie_colour
+    the d^(−1/2) the fluctuations of the mean give, on ``ax``; its legend, with the cases not
+    compared and why, on ``below`` (an axis left blank)."""
+    from matplotlib.lines import Line2D
+
+    from ..plotting import guide, label, sie_colour
 
     fits = {f["case"]: f for f in numbers.get("gap_fits", [])}
     anchor = None
@@ -269,25 +271,29 @@ def _gap_panel(ax, below, config, numbers) -> None:
         bar = 1.96 * np.array([r["gap_sup_se"] for r in rows])
         colour = sie_colour(k)
         ax.errorbar(d, gap, yerr=[np.minimum(bar, 0.9 * gap), bar], fmt="o", ms=3, color=colour, capsize=2, lw=0.8,
-                    label=(f"{_case_label(case)}: $d^{{-{fit['rate']:.2f}}}$ "
-                           f"[{fit['rate_low']:.2f}, {fit['rate_high']:.2f}]"))
+                    label=f"{_case_label(case)}: $r$ = {fit['rate']:.2f}\n[{fit['rate_low']:.2f}, {fit['rate_high']:.2f}]")
         ax.plot(d, fit["prefactor"] * d ** -fit["rate"], color=colour, lw=0.8, ls="--")
         anchor = anchor or (d, gap[0] * (d / d[0]) ** -GAP_EXPECTED_RATE)
+    handles, labels = ax.get_legend_handles_labels()
     if anchor is not None:
-        guide(ax, *anchor, ls=":", label=f"$d^{{-{GAP_EXPECTED_RATE:g}}}$ (fluctuations of the mean)")
-        below.legend(*ax.get_legend_handles_labels(), fontsize=6, loc="upper left", frameon=False,
-                     title="C6: gap ∝ $d^{-r}$ [95 %]", title_fontsize=6)
+        handles.append(guide(ax, *anchor, ls=":"))
+        labels.append(f"$r$ = {GAP_EXPECTED_RATE:g}: noise\nof the mean")
+    for f in numbers.get("gap_fits", []):
+        if _excluded(f) is None:
+            continue
+        rows = [r for r in numbers["rows"] if r["case"] == f["case"]]
+        handles.append(Line2D([], [], ls="none"))
+        labels.append(f"{_case_label(f['case'])} left out: {len(f['dims'])} d,\nno rate ("
+                      + ", ".join(f"{r['escaped_replicates']}/{r['replicates']} escaped" for r in rows) + ")")
+    if handles:
+        below.legend(handles, labels, fontsize=6, loc="upper left", frameon=False, title="C6: gap ∝ $d^{-r}$, 95 %",
+                     title_fontsize=6, handlelength=1.5)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(label("d"))
     ax.set_ylabel(r"$\sup_t\,|\overline{|m|}-|m|_{\rm ODE}|$")
     ax.set_title("C6: gap of the mean", fontsize=7)
     below.set_axis_off()
-    left_out = _not_compared(numbers)
-    if left_out:
-        note(below, "C6 leaves out\n" + "\n".join(
-            t.replace(" not compared: ", ": ").replace(", no rate (", ",\nno rate (").replace(" replicates escaped", "\nescaped")
-            for t in left_out), loc="lower left", fontsize=6)
 
 
 #: C2: a case whose replicates all escaped "reaches the second phase" when its mean final |m| is
@@ -407,12 +413,12 @@ def _c6_headline(numbers) -> str:
     parts = []
     for f in fits:
         rows = sorted((r for r in numbers["rows"] if r["case"] == f["case"]), key=lambda r: r["d"])
-        parts.append(f"{_case_label(f['case'])} ∝ d^-{f['rate']:.2f} [{f['rate_low']:.2f}, {f['rate_high']:.2f}] "
+        parts.append(f"{_case_label(f['case'])} r = {f['rate']:.2f} [{f['rate_low']:.2f}, {f['rate_high']:.2f}] "
                      f"({rows[0]['gap_sup']:.2g} at {power_of_ten(rows[0]['d'])} → {rows[-1]['gap_sup']:.2g} at "
                      f"{power_of_ten(rows[-1]['d'])})")
-    text = "sup_t gap of the mean |m|, SGD − ODE: " + "; ".join(parts)
-    return text if len(text) <= HEADLINE_MAX else "SGD − ODE sup gap: " + "; ".join(
-        f"{_case_label(f['case'])} ∝ d^-{f['rate']:.2f} [{f['rate_low']:.2f}, {f['rate_high']:.2f}]" for f in fits)
+    text = "sup_t gap of the mean |m|, SGD − ODE, ∝ d^-r: " + "; ".join(parts)
+    return text if len(text) <= HEADLINE_MAX else "SGD − ODE sup gap ∝ d^-r: " + "; ".join(
+        f"{_case_label(f['case'])} r = {f['rate']:.2f} [{f['rate_low']:.2f}, {f['rate_high']:.2f}]" for f in fits)
 
 
 def _c6_measured(numbers) -> str:
@@ -423,8 +429,8 @@ def _c6_measured(numbers) -> str:
         rows = sorted((r for r in numbers["rows"] if r["case"] == f["case"]), key=lambda r: r["d"])
         points = ", ".join(f"{r['gap_sup']:.3g} ± {r['gap_sup_se']:.2g} (t = {r['gap_sup_t']:.3g}) at "
                            f"{power_of_ten(r['d'])}" for r in rows)
-        parts.append(f"{_case_label(f['case'])} ({rows[0]['replicates']} replicates): {points}; fit ∝ "
-                     f"d^-{f['rate']:.3f} [{f['rate_low']:.3f}, {f['rate_high']:.3f}] (expected {f['expected_rate']:g})")
+        parts.append(f"{_case_label(f['case'])} ({rows[0]['replicates']} replicates): {points}; fit ∝ d^-r, "
+                     f"r = {f['rate']:.3f} [{f['rate_low']:.3f}, {f['rate_high']:.3f}] (expected {f['expected_rate']:g})")
     return ("sup over t of |mean |m_SGD| − |m_ODE|| ± bootstrap sd (where it is reached): "
             + "; ".join(parts + _not_compared(numbers)))
 
