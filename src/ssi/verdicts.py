@@ -222,7 +222,7 @@ def rate_verdict(rate, low, high, expected: float, what: str) -> Verdict:
     too_wide = width_check(low, high, WIDTH_FRACTION * expected, f"{what} rate")
     if too_wide:
         return too_wide
-    text = f"{what} ∝ d^-r, r = {_f(rate)} [{_f(low)}, {_f(high)}]"
+    text = f"{what} ∝ d⁻ʳ, r = {_f(rate)} [{_f(low)}, {_f(high)}]"
     if low > 0:
         return Verdict(REPRODUCED, f"{text} falls with d (expected {expected:g})", (low, high))
     return Verdict(DIFFERS, f"{text} does not fall with d (its interval holds 0 or lies below)", (low, high))

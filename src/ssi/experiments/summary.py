@@ -107,7 +107,7 @@ def _c2(ax, numbers):
     ax.plot(x, [r["t_escape_ode"] or math.nan for r in rows], "s", mfc="none", color=COLOURS["ode"], ms=6, zorder=2)
     ax.set_yscale("log")
     plain_log_ticks(ax)
-    ax.set_xticks(x, [_case_tick(r) for r in rows], fontsize=5)
+    ax.set_xticks(x, [_case_tick(r) for r in rows], fontsize=5, rotation=90)
     ax.set_xlim(-0.6, len(rows) - 0.4)
     ax.set_ylabel("escape time $t$")
 
@@ -118,7 +118,7 @@ def _c6(ax, numbers):
     rows = [r for r in numbers["rows"] if r["t_escape_sgd_mean_curve"] and r["t_escape_ode"]]
     gaps = [100 * abs(r["t_escape_sgd_mean_curve"] - r["t_escape_ode"]) / r["t_escape_ode"] for r in rows]
     ax.bar(np.arange(len(rows)), gaps, color=COLOURS["ode"], width=0.6)
-    ax.set_xticks(np.arange(len(rows)), [_case_tick(r) for r in rows], fontsize=5)
+    ax.set_xticks(np.arange(len(rows)), [_case_tick(r) for r in rows], fontsize=5, rotation=90)
     ax.set_ylabel("SGD vs ODE gap (%)")
 
 

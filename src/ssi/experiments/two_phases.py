@@ -304,7 +304,7 @@ C2_RULE = ("per case: undecided when fewer than half of its replicates escaped b
            f"replicates all escaped, ends within {C2_FINAL_TOL:g} of the ODE's final |m|; differs otherwise; the row "
            "takes the first of differs, undecided, reproduced of its cases")
 C6_RULE = ("per case with at least " + str(GAP_MIN_DIMS) + " dimensions: the SGD–ODE gap of the mean trajectory, "
-           "sup over recorded t in (0, t_max] of |mean of the replicates' |m| − the ODE's |m||, fitted as ∝ d^-r "
+           "sup over recorded t in (0, t_max] of |mean of the replicates' |m| − the ODE's |m||, fitted as ∝ d⁻ʳ "
            "(least squares in log–log; 95 % interval r ± 1.96 sd of " + str(GAP_DRAWS) + " bootstrap fits, the "
            "replicates resampled at every d); by the rule of ssi.verdicts (rate_verdict) against no fall (r = 0) and "
            f"the expected r = {GAP_EXPECTED_RATE:g}: decided when the interval is at most "
@@ -416,8 +416,8 @@ def _c6_headline(numbers) -> str:
         parts.append(f"{_case_label(f['case'])} r = {f['rate']:.2f} [{f['rate_low']:.2f}, {f['rate_high']:.2f}] "
                      f"({rows[0]['gap_sup']:.2g} at {power_of_ten(rows[0]['d'])} → {rows[-1]['gap_sup']:.2g} at "
                      f"{power_of_ten(rows[-1]['d'])})")
-    text = "sup_t gap of the mean |m|, SGD − ODE, ∝ d^-r: " + "; ".join(parts)
-    return text if len(text) <= HEADLINE_MAX else "SGD − ODE sup gap ∝ d^-r: " + "; ".join(
+    text = "sup over t of the mean's SGD − ODE gap in |m|, ∝ d⁻ʳ: " + "; ".join(parts)
+    return text if len(text) <= HEADLINE_MAX else "SGD − ODE sup gap of the mean ∝ d⁻ʳ: " + "; ".join(
         f"{_case_label(f['case'])} r = {f['rate']:.2f} [{f['rate_low']:.2f}, {f['rate_high']:.2f}]" for f in fits)
 
 
@@ -429,7 +429,7 @@ def _c6_measured(numbers) -> str:
         rows = sorted((r for r in numbers["rows"] if r["case"] == f["case"]), key=lambda r: r["d"])
         points = ", ".join(f"{r['gap_sup']:.3g} ± {r['gap_sup_se']:.2g} (t = {r['gap_sup_t']:.3g}) at "
                            f"{power_of_ten(r['d'])}" for r in rows)
-        parts.append(f"{_case_label(f['case'])} ({rows[0]['replicates']} replicates): {points}; fit ∝ d^-r, "
+        parts.append(f"{_case_label(f['case'])} ({rows[0]['replicates']} replicates): {points}; fit ∝ d⁻ʳ, "
                      f"r = {f['rate']:.3f} [{f['rate_low']:.3f}, {f['rate_high']:.3f}] (expected {f['expected_rate']:g})")
     return ("sup over t of |mean |m_SGD| − |m_ODE|| ± bootstrap sd (where it is reached): "
             + "; ".join(parts + _not_compared(numbers)))
