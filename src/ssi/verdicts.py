@@ -212,6 +212,21 @@ def gap_verdict(gap, se, tolerance: float, what: str) -> Verdict:
     return Verdict(UNDECIDED, f"{text} straddles ±{100 * tolerance:g} %", (low, high))
 
 
+def rate_verdict(rate, low, high, expected: float, what: str) -> Verdict:
+    """A quantity that should fall to 0 as d → ∞, fitted as ∝ d^(−rate) with 95 % interval [``low``,
+    ``high``]: the alternatives are "does not fall" (rate 0) and the ``expected`` rate, so the interval
+    must be at most ``WIDTH_FRACTION``·expected wide; reproduced when it lies above 0 (the quantity
+    falls), differs when it holds 0 or lies below (it does not fall), undecided when wider."""
+    if not (finite(expected) and expected > 0):
+        raise ValueError(f"rate_verdict: expected={expected!r}; allowed: a finite number > 0")
+    too_wide = width_check(low, high, WIDTH_FRACTION * expected, f"{what} rate")
+    if too_wide:
+        return too_wide
+    text = f"{what} ∝ d⁻ʳ, r = {_f(rate)} [{_f(low)}, {_f(high)}]"
+    if low > 0:
+        return Verdict(REPRODUCED, f"{text} falls with d (expected {expected:g})", (low, high))
+    return Verdict(DIFFERS, f"{text} does not fall with d (its interval holds 0 or lies below)", (low, high))
+
 def check(ok: bool, holds: str, fails: str) -> Verdict:
     """The verdict of an exact check (no sampling interval): reproduced when ``ok``, else differs."""
     return Verdict(REPRODUCED, holds) if ok else Verdict(DIFFERS, fails)

@@ -34,7 +34,8 @@ rule two_phases_sgd:
 
 rule two_phases_ode:
     params:
-        point=point_params("two_phases", []),
+        # the SGD's record times (points_per_decade) are among the ODE's output times (C6)
+        point=point_params("two_phases", ["points_per_decade"]),
     output:
         multiext(f"{R}/two_phases/ode_{{case}}_d{{d}}", ".npz", ".json"),
     log:
