@@ -154,28 +154,43 @@ def test_summary_verdict_of_a_claim_from_its_rows():
     assert verdict is None and head == "rows split: 1 ✓, 1 ?" and "…" not in note
 
 
-def test_summary_c6_plots_the_statistic_of_its_verdict():
-    """C6's points are the relative gaps of the mean escape times with their 95 % intervals (the
-    six-panel summary drew |t_SGD mean curve − t_ODE| bars, 7.8/4.6/17.3 %, not the +9.0/+7.1 % its
-    verdict rests on); SIE 3 is not compared, with its escaped count."""
+def _two_phases_with_gaps():
+    """two_phases numbers with the C6 statistic: SIE 1 falling like d^(-1/2), SIE 2 flat, SIE 3 left out."""
+    rows, fits = [], []
+    for case, rate in (("sie1", 0.5), ("sie2", 0.0)):
+        for d in (100, 1000, 10000, 100000):
+            rows.append({"case": case, "d": d, "gap_sup": 0.1 * (d / 100) ** -rate, "gap_sup_se": 0.002,
+                         "escaped_replicates": 64, "replicates": 64})
+        fits.append({"case": case, "dims": [100, 1000, 10000, 100000], "excluded": None, "expected_rate": 0.5,
+                     "prefactor": 0.1 * 100 ** rate, "rate": rate, "rate_low": rate - 0.05, "rate_high": rate + 0.05})
+    rows.append({"case": "sie3", "d": 1000, "gap_sup": None, "gap_sup_se": None, "escaped_replicates": 9,
+                 "replicates": 16})
+    fits.append({"case": "sie3", "dims": [1000], "excluded": "one dimension"})
+    return {"rows": rows, "gap_fits": fits}
+
+
+def test_summary_c6_plots_the_statistic_of_its_verdict(monkeypatch, tmp_path):
+    """C6's panel draws, per compared case, the gap of the mean trajectory at each d (the statistic
+    C6's verdict fits) with its fitted rate in the legend, names the case left out with its escaped
+    count, and titles the panel with the verdict file's C6 verdict (the six-panel summary drew
+    |t_SGD mean curve − t_ODE| bars, 7.8/4.6/17.3 %, not the numbers its verdict rested on)."""
     from ssi.experiments import summary
 
-    row = next(r for r in _verdict_rows() if r["claim"] == "C6")
-    gaps = summary.gap_points(row, _numbers()["two_phases"])
-    assert gaps["tolerance"] == pytest.approx(0.05)
-    assert ("SIE 3", "10³") in gaps["excluded"] and "/" in gaps["excluded"][("SIE 3", "10³")]
-    for gap, low, high, word in gaps["points"].values():
-        assert low <= gap <= high and word in summary.VERDICTS
-    lo, hi = row["interval"]
-    assert any(low == pytest.approx(lo) and high == pytest.approx(hi) for _, low, high, _ in gaps["points"].values())
-
-
-def test_summary_refuses_a_stale_c6_row():
-    from ssi.experiments import summary
-
-    row = dict(next(r for r in _verdict_rows() if r["claim"] == "C6"), verdict="differs")
-    with pytest.raises(ValueError, match="regenerate the verdict file"):
-        summary.gap_points(row, _numbers()["two_phases"])
+    figures = []
+    monkeypatch.setattr(plotting, "save_figure", lambda fig, path: figures.append(fig))
+    rows = _verdict_rows()
+    numbers = dict(_numbers(), two_phases=_two_phases_with_gaps())
+    summary.plot(rows, numbers, [tmp_path / "summary.png"])
+    panel = figures[0].axes[1]
+    drawn = sorted(round(float(y), 6) for line in panel.get_lines() if line.get_marker() in ("o", "s")
+                   for y in line.get_ydata())
+    expected = sorted(round(r["gap_sup"], 6) for r in numbers["two_phases"]["rows"] if r["gap_sup"] is not None)
+    assert drawn == expected
+    legend = " ".join(t.get_text() for t in panel.get_legend().get_texts())
+    assert "r$ = 0.50 [0.45, 0.55]" in legend and "r$ = 0.00 [-0.05, 0.05]" in legend
+    assert "SIE 3 not compared: 9/16 escaped" in legend
+    c6 = next(r for r in rows if r["claim"] == "C6")
+    assert panel.get_title() == f"C6: {c6['verdict']}"
 
 
 def test_summary_refuses_an_unknown_verdict(tmp_path):

@@ -3,17 +3,17 @@
 Left, the verdict board: one mark per row of the verdict file (``figures/VERDICTS.json``,
 :mod:`ssi.verdicts`), placed in the column of its verdict and drawn in that verdict's colour and
 marker (:data:`ssi.plotting.VERDICT_STYLE`, :data:`ssi.plotting.VERDICT_MARKERS`), the verdict word
-written at the row's end. Right, C6 with the statistic its verdict uses: the relative SGD − ODE gap
-of each case and d with its 95 % interval, against the tolerance band; a case left out of the
-comparison is written "not compared (n/N escaped)". The gaps, intervals and tolerance are read from
-the verdict of each case alone, by the function the verdict file's C6 row comes from
-(:func:`ssi.experiments.two_phases.c6_verdict`, in the words of :func:`ssi.verdicts.gap_verdict`), so a
-change of the statistic flows through; the tolerance is the row's rule's. Nothing here is typed by hand.
+written at the row's end. Right, C6 as its verdict reads it (:func:`ssi.experiments.two_phases.c6_verdict`):
+per case, the SGD − ODE gap of the mean trajectory against d with its 95 % bootstrap bars and its
+fitted fall d⁻ʳ, from the two_phases numbers; a case left out is named with its reason; the panel's
+title carries the C6 row's verdict from the verdict file. Nothing here is typed by hand.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+import numpy as np
 
 from ..verdicts import CLAIM_NAMES, VERDICTS, claim_verdict, power_of_ten
 
@@ -23,11 +23,11 @@ WIDTH = 7.2
 HEIGHT = 3.3
 #: smallest type in the figure at print size, points
 MIN_TYPE_PT = 5.0
+#: colour and marker of the C6 panel's cases, in their order (no verdict colour)
+CASE_STYLES = (("k", "o"), ("0.5", "s"), ("0.3", "^"))
 #: the claim whose statistic the right panel plots, and the numbers file naming its cases
 GAP_CLAIM, GAP_RESULT = "C6", "two_phases"
 
-_GAP = re.compile(r"(SIE \d+), d = ([^:]+): (.+?): gap ([+-−]?[\d.]+) % \[([+-−]?[\d.]+), ([+-−]?[\d.]+)\]")
-_TOLERANCE = re.compile(r"±\s*([\d.]+)\s*%")
 
 
 def claim_number(row: dict) -> int:
@@ -75,50 +75,6 @@ def panel_text(rows: list[dict]) -> tuple[str, str, str | None, str]:
     return title, head, verdict, note
 
 
-def _number(text: str) -> float:
-    return float(text.replace("−", "-"))
-
-
-def gap_points(row: dict, numbers: dict) -> dict:
-    """The statistic of C6 as its verdict uses it, one point per case and d.
-
-    ``row``: the C6 entry of the verdict file; ``numbers``: the two_phases numbers. Each case of the
-    numbers is judged alone by :func:`ssi.experiments.two_phases.c6_verdict`, the function the verdict
-    file's row comes from; the point and its 95 % interval are read from that verdict's words (as
-    :func:`ssi.verdicts.gap_verdict` writes them) and interval. Returns ``{"what", "tolerance",
-    "points", "excluded"}``: ``what`` names the statistic, ``tolerance`` the ± band (a fraction, from
-    the row's rule), ``points`` maps (case, d) labels -> (gap, low, high, verdict word) (fractions),
-    ``excluded`` maps (case, d) labels -> "n/N" escaped for a case not compared. ValueError when the
-    cases together do not give the row's verdict (a stale verdict file) or the row states no
-    tolerance."""
-    from ..verdicts import combine
-    from .two_phases import c6_verdict
-
-    points, excluded, parts, what = {}, {}, [], None
-    for r in numbers["rows"]:
-        key = (r["case"].upper().replace("SIE", "SIE "), power_of_ten(r["d"]))
-        verdict = c6_verdict([r])
-        parts.append(verdict)
-        if verdict.interval is None:
-            excluded[key] = f"{r['escaped_replicates']}/{r['replicates']}"
-            continue
-        low, high = verdict.interval
-        match = _GAP.search(verdict.reason)
-        if match:
-            what, gap = match.group(3), _number(match.group(4)) / 100
-        else:                       # words other than gap_verdict's: the interval's middle
-            gap = (low + high) / 2
-        points[key] = (gap, low, high, verdict.word)
-    if parts and combine(parts).word != row["verdict"]:
-        raise ValueError(f"the two_phases numbers give C6 {combine(parts).word!r}, the verdict file "
-                         f"{row['verdict']!r}: regenerate the verdict file")
-    tolerance = _TOLERANCE.search(row.get("rule") or "")
-    if tolerance is None:
-        raise ValueError(f"verdict row {_row_name(row)!r} states no tolerance ('±x %') in its rule")
-    return {"what": what or "gap", "tolerance": float(tolerance.group(1)) / 100, "points": points,
-            "excluded": excluded}
-
-
 # --- the figure -------------------------------------------------------------------------------------
 def _board(ax, rows):
     """One mark per claim row in its verdict's column; the row's name left, its verdict word right."""
@@ -154,42 +110,62 @@ def _board(ax, rows):
 
 
 def _gap_panel(ax, row, numbers):
-    """The C6 statistic per case and d with its 95 % interval, against the ± tolerance band."""
-    from ..plotting import COLOURS, GUIDE, VERDICT_STYLE
+    """C6 as its verdict reads it: per case, the SGD–ODE gap of the mean trajectory against d (95 %
+    bootstrap bars) and its fitted fall d⁻ʳ (:func:`ssi.experiments.two_phases.gap_rate`); the cases
+    not compared named with their reason; the title carries the row's verdict from the verdict file."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
-    gaps = gap_points(row, numbers)
-    keys = list(gaps["points"]) + list(gaps["excluded"])
-    order = [(r["case"].upper().replace("SIE", "SIE "), power_of_ten(r["d"])) for r in numbers["rows"]]
-    keys.sort(key=order.index)
-    tol = 100 * gaps["tolerance"]
-    ax.axhspan(-tol, tol, color=GUIDE, alpha=0.18, lw=0, zorder=0, label=f"tolerance ±{tol:g} %")
-    for bound in (-tol, tol):
-        ax.axhline(bound, color=GUIDE, lw=0.8, ls="--", zorder=1)
-    ax.axhline(0, color=GUIDE, lw=0.6, zorder=1)
-    highs = [tol]
-    for i, key in enumerate(keys):
-        if key in gaps["points"]:
-            gap, low, high = (100 * v for v in gaps["points"][key][:3])
-            ax.errorbar([i], [gap], yerr=[[gap - low], [high - gap]], fmt="o", color=COLOURS["sgd"], ms=4,
-                        capsize=2.5, lw=1.0, zorder=3)
-            highs += [high, -low]
-    top = 1.15 * max(highs)
-    for i, key in enumerate(keys):
-        if key not in gaps["points"]:
-            ax.text(i, 0, f"not compared ({gaps['excluded'][key]} escaped)", ha="center", va="center",
-                    rotation=90, fontsize=6, color="k")
-    ax.set_ylim(-top, top)
-    ax.set_xlim(-0.6, len(keys) - 0.4)
-    ax.set_xticks(range(len(keys)), [f"{case}\n{d}" for case, d in keys], fontsize=6.5)
-    ax.set_xlabel("case and $d$", fontsize=6.5)
-    ax.set_ylabel(f"{gaps['what']},\nrelative gap (%)", fontsize=6.5)
-    ax.tick_params(axis="y", labelsize=6.5)
-    title, _, verdict, _ = panel_text([row])
-    colour = VERDICT_STYLE[verdict][0] if verdict not in (None, "undecided") else "k"
-    ax.set_title(f"{title.split()[0]}: {verdict}", fontsize=7.5, color=colour)
-    ax.errorbar([], [], yerr=[], fmt="o", color=COLOURS["sgd"], ms=4, capsize=2.5, lw=1.0,
-                label="SGD − ODE, ±1.96 SE")
-    ax.legend(fontsize=6, loc="lower left", frameon=False, handletextpad=0.4)
+    from ..plotting import VERDICT_STYLE, label
+
+    verdict = row["verdict"]
+    colour = VERDICT_STYLE[verdict][0] if verdict != "undecided" else "k"
+    ax.set_title(f"C6: {verdict}", fontsize=7.5, color=colour)
+    left_out, gaps, dims, drawn = [], [], [], 0
+    for fit in numbers.get("gap_fits", []):
+        rows = sorted((r for r in numbers["rows"] if r["case"] == fit["case"]), key=lambda r: r["d"])
+        name = fit["case"].upper().replace("SIE", "SIE ")
+        if isinstance(fit.get("excluded"), str):
+            left_out.append(f"{name} not compared: " + ", ".join(
+                f"{r['escaped_replicates']}/{r['replicates']} escaped" for r in rows))
+            continue
+        d = np.array([r["d"] for r in rows], dtype=float)
+        gap = np.array([r["gap_sup"] for r in rows])
+        bar = 1.96 * np.array([r["gap_sup_se"] for r in rows])
+        # the verdict colours are the board's: the cases are told apart in black and grey, by marker
+        case_colour, marker = CASE_STYLES[drawn % len(CASE_STYLES)]
+        drawn += 1
+        ax.errorbar(d, gap, yerr=[np.minimum(bar, 0.9 * gap), bar], fmt=marker, ms=4, color=case_colour,
+                    capsize=2.5, lw=1.0, zorder=3,
+                    label=f"{name}: $r$ = {fit['rate']:.2f} [{fit['rate_low']:.2f}, {fit['rate_high']:.2f}]")
+        ax.plot(d, fit["prefactor"] * d ** -fit["rate"], color=case_colour, lw=0.8, ls="--", zorder=2)
+        gaps += list(gap - np.minimum(bar, 0.9 * gap)) + list(gap + bar)
+        dims += list(d)
+    if not drawn:
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, "\n".join(["no case fitted", *left_out]), ha="center", va="center", fontsize=6.5,
+                transform=ax.transAxes)
+        return
+    handles, labels = ax.get_legend_handles_labels()
+    handles += [Line2D([], [], ls="none")] * len(left_out)
+    labels += left_out
+    # log axes with ticks at the decades inside the limits only (no label beyond the panel); the
+    # headroom above the data holds the legend
+    low, high = min(gaps) / 2, max(gaps) * 10 ** (0.45 * (len(labels) + 1))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_ylim(low, high)
+    ax.set_xlim(min(dims) / 1.6, max(dims) * 1.6)
+    for setter, (lo, hi) in ((ax.set_yticks, (low, high)), (ax.set_xticks, (min(dims) / 1.6, max(dims) * 1.6))):
+        decades = range(int(np.ceil(np.log10(lo))), int(np.floor(np.log10(hi))) + 1)
+        setter([10.0 ** k for k in decades], [f"$10^{{{k}}}$" for k in decades])
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())
+    ax.yaxis.set_minor_formatter(plt.NullFormatter())
+    ax.set_xlabel(label("d"), fontsize=6.5)
+    ax.set_ylabel("SGD − ODE gap of the mean |m|\n(sup over t)", fontsize=6.5)
+    ax.tick_params(labelsize=6.5)
+    ax.legend(handles, labels, fontsize=6, loc="upper right", frameon=False, handletextpad=0.4,
+              title="gap ∝ $d^{-r}$, $r$ with its 95 % interval", title_fontsize=6)
 
 
 def _legend(fig, rows):
