@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .escape import Escape
 from .population import integrator
 from .state import tied_state
 
@@ -424,8 +425,9 @@ def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None =
         Dimension (sets the default start and converts time to steps).
     lr : float
         Learning rate (e.g. from :func:`sie_learning_rate`).
-    threshold : float
-        Weak-recovery threshold on ``|m|`` (the authors use 2/√d on the seed average).
+    threshold : float or ssi.escape.Escape
+        Weak-recovery threshold on ``|m|``, or an escape definition whose level at ``d`` is used
+        (:meth:`ssi.escape.Escape.value`).
     m0 : float, optional
         Initial overlap, default ``d^(−1/2)``.
     e0 : float or array_like
@@ -443,6 +445,8 @@ def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None =
         to ``give_up_below``, or if the state settled below the threshold; ``.reason`` says which.
     """
     m0 = d ** -0.5 if m0 is None else m0
+    if isinstance(threshold, Escape):
+        threshold = threshold.value(d)
     kwargs.setdefault("stop_when_settled", True)
     sol = integrate_ode(problem, lr, m0, e0, t_max, threshold=threshold, stop_at_threshold=True,
                         **kwargs)

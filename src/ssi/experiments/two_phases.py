@@ -21,7 +21,9 @@ from ..io import load_result, save_result
 from ..ode import integrate_ode
 from ..sgd import simulate
 from .claim_text import HEADLINE_MAX, finite, percent, power_of_ten, signed, signed_percent
-from .common import (ProgressLog, crossing_time, learning_rate, problem_from_spec,
+from .. import escape
+from ..escape import crossing_time
+from .common import (ProgressLog, learning_rate, problem_from_spec,
                      seed_key)
 
 EXPERIMENT = "two_phases"
@@ -76,8 +78,13 @@ def ode_point(config, case: str, d: int, out_stem, log=None) -> None:
 
 
 def summarise(config) -> dict:
-    """Escape times (mean m reaching the escape level) of SGD and ODE per case and d."""
-    level = config[EXPERIMENT]["escape_level"]
+    """Escape times of SGD and ODE per case and d: the ``curve`` escape of the config (crossing of
+    the replicate-mean curve; the ODE's crossing of the same level) and the replicates' own
+    crossings (their ``replicates`` statistic, with their median, standard error and spread)."""
+    escapes = escape.named(config[EXPERIMENT], EXPERIMENT)
+    level = escapes["curve"].value()
+    if escapes["replicates"].value() != level:
+        raise ValueError(f"config {EXPERIMENT}.escape: curve and replicates must share one level")
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
     rows = []
     for (case, d), stem in sorted(sgd_files.items()):
@@ -95,7 +102,7 @@ def summarise(config) -> dict:
             "t_escape_sgd_replicate_median": float(np.nanmedian(each)) if np.isfinite(each).any() else math.nan,
             "escaped_replicates": int(np.isfinite(each).sum()),
             # mean, standard error and spread of the replicates' own escape times (every replicate escaped)
-            "t_escape_sgd_replicate_mean": float(each.mean()) if complete else math.nan,
+            "t_escape_sgd_replicate_mean": escapes["replicates"].steps(t_sgd, overlap) if complete else math.nan,
             "t_escape_sgd_replicate_se": float(each.std(ddof=1) / math.sqrt(len(each))) if complete else math.nan,
             "t_escape_sgd_replicate_sd": float(each.std(ddof=1)) if complete else math.nan,
             "t_escape_ode": crossing_time(ode["t"], np.abs(ode["m"]), level),
@@ -121,7 +128,7 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
     cases = list(config[EXPERIMENT]["cases"])
     fig, axes = new_figure(ncols=len(cases), nrows=2, width=WIDTH_DOUBLE, height=4.2, squeeze=False)
-    level = config[EXPERIMENT]["escape_level"]
+    level = escape.of(config[EXPERIMENT], EXPERIMENT, "curve").value()
     dim_colours = (BLACK, SKY)
     all_dims = sorted({d for (_, d) in sgd_files})
     notes = []
