@@ -16,6 +16,7 @@ install_on_first_compile()
 # in _jit_cache.JITTED) so that its compiled code is cached under a folder keyed by the sources
 # it can depend on (see _jit_cache)
 with package_cache():
+    from . import escape  # noqa: F401
     from . import random_streams  # noqa: F401
     from . import softmax  # noqa: F401
     from . import target_links  # noqa: F401

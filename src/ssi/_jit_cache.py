@@ -32,7 +32,8 @@ from .source_graph import dependencies
 
 _PACKAGE = Path(__file__).resolve().parent
 #: the modules that define numba-jitted functions (imported in ``package_cache``, ssi/__init__.py)
-JITTED = ("ssi.random_streams", "ssi.softmax", "ssi.target_links", "ssi.links", "ssi.kernels", "ssi.phase", "ssi.population",
+JITTED = ("ssi.escape", "ssi.random_streams", "ssi.softmax", "ssi.target_links", "ssi.links", "ssi.kernels",
+          "ssi.phase", "ssi.population",
           "ssi.sgd.feedforward", "ssi.sgd.tied2", "ssi.sgd.tied_attention", "ssi.sgd.tied_ff", "ssi.sgd.tied_matched",
           "ssi.sgd.untied_ff", "ssi.sgd.reduced", "ssi.sie2_escape")
 

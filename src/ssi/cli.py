@@ -57,6 +57,21 @@ def _positive_float(text):
     return value
 
 
+def _level(text):
+    """--threshold: a level of |m| (:func:`ssi.escape.parse_level`): a number, or ``k/sqrt(d)``."""
+    from .escape import Escape, parse_level
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = text
+    try:
+        level, per_sqrt_d = parse_level(value, "--threshold")
+        return Escape(level, per_sqrt_d=per_sqrt_d)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _target_type(names):
     """--target: a registry name, or ``module:function`` imported (never evaluated) as a user's target."""
     def parse(text):
@@ -121,8 +136,9 @@ def _build_parser():
     _add_problem_options(p_esc, registries)
     p_esc.add_argument("--d", type=_positive_int, required=True, help="dimension")
     p_esc.add_argument("--lr", type=_positive_float, required=True, help="learning rate η (our convention)")
-    p_esc.add_argument("--threshold", type=_positive_float, default=0.5,
-                       help="level of |m| (default 0.5; the authors' early level is 2/√d)")
+    p_esc.add_argument("--threshold", type=_level, default=None,
+                       help="level of |m|: a number, or a multiple of d^(-1/2) written k/sqrt(d) "
+                            "(default: ssi.escape.DEFAULT_LEVEL, the macroscopic level)")
     p_esc.add_argument("--m0", type=float, default=None, help="initial overlap (default d^(-1/2))")
     p_esc.add_argument("--t-max", type=_positive_float, default=1e6,
                        help="give up after this time t = steps/d (default 1e6)")
@@ -196,12 +212,15 @@ def _cmd_escape(parser, args, out):
     if args.m0 is not None and not (0 < abs(args.m0) <= 1):
         parser.error(f"--m0: m0={args.m0!r} is not allowed; 0 < |m0| ≤ 1")
     m0 = args.d ** -0.5 if args.m0 is None else args.m0
+    from .escape import DEFAULT_LEVEL
+
+    threshold = DEFAULT_LEVEL if args.threshold is None else args.threshold.value(args.d)
     try:
-        steps = escape_time(problem, d=args.d, lr=args.lr, threshold=args.threshold, m0=m0, t_max=args.t_max)
+        steps = escape_time(problem, d=args.d, lr=args.lr, threshold=threshold, m0=m0, t_max=args.t_max)
     except ValueError as err:
         _fail(parser, err)
     print(f"problem: {problem!r}", file=out)
-    print(f"d = {args.d}, lr = {args.lr:g}, m0 = {m0:.6g}, threshold |m| = {args.threshold:g}", file=out)
+    print(f"d = {args.d}, lr = {args.lr:g}, m0 = {m0:.6g}, threshold |m| = {threshold:g}", file=out)
     if math.isinf(steps):
         print(f"escape steps: inf ({steps.reason})", file=out)
     else:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .escape import Escape
 from .population import integrator
 from .problems import check_array, check_callable, check_flag, check_number, check_problem
 from .state import tied_state
@@ -432,8 +433,9 @@ def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None =
         Dimension (sets the default start and converts time to steps).
     lr : float
         Learning rate (e.g. from :func:`sie_learning_rate`).
-    threshold : float
-        Weak-recovery threshold on ``|m|`` (the authors use 2/√d on the seed average).
+    threshold : float or ssi.escape.Escape
+        Weak-recovery threshold on ``|m|``, or an escape definition whose level at ``d`` is used
+        (:meth:`ssi.escape.Escape.value`).
     m0 : float, optional
         Initial overlap, default ``d^(−1/2)``.
     e0 : float or array_like
@@ -453,6 +455,8 @@ def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None =
     check_number("d", d, low=0, low_open=True)             # problem, lr, m0, e0, t_max: in integrate_ode
     check_number("threshold", threshold, low=0, high=1, low_open=True)
     m0 = d ** -0.5 if m0 is None else m0
+    if isinstance(threshold, Escape):
+        threshold = threshold.value(d)
     kwargs.setdefault("stop_when_settled", True)
     sol = integrate_ode(problem, lr, m0, e0, t_max, threshold=threshold, stop_at_threshold=True,
                         **kwargs)

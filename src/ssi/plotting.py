@@ -8,7 +8,7 @@
   for the phase diagrams). Where colour names the thing compared, SGD is always drawn as
   points or thin lines and the ODE as a line.
 * **Words**: one label table (:data:`LABELS`, :func:`label`) from registry keys to the words
-  and mathtext a reader sees; formulas are mathtext (``$L^{2}$``, ``$2/\\sqrt{d}$``).
+  and mathtext a reader sees; formulas are mathtext (``$L^{2}$``, ``$d^{-1/2}$``).
 * **Verdicts**: :func:`law` and :func:`verdict_line` write a measured law with its interval
   next to the paper's, for the panel that tests a claim.
 * **Legibility**: :func:`save_figure` runs :func:`ssi.legibility.check` on the drawn figure
@@ -114,9 +114,8 @@ LABELS = {
     "inversesqrtsum": r"$\Sigma z_l/\sqrt{L}$", "sqrtz1": r"$\sqrt{L}\,z_1$",
     "2difference": r"$z_1 - z_2$", "2squaredifference": r"$h_2(z_1) - h_2(z_2)$",
     "positional_semantic_model": "semantic–positional mixture", "sqrtdouble_staircase": r"$\sqrt{L}$ staircase",
-    # protocols and levels
+    # protocols (escape levels: ssi.escape.Escape.symbol)
     "same_lr": r"same $\eta$ for both", "best_lr": r"best $\eta$ for each",
-    "early": r"$\bar m = 2/\sqrt{d}$", "authors": r"$\bar m = 2/\sqrt{d}$", "macro": r"$\bar m = 0.5$",
     # quantities
     "omega": r"$\omega$", "L": "$L$", "d": "$d$", "a": "$a$", "t": r"time $t$ = steps$/d$",
 }

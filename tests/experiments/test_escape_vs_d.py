@@ -78,7 +78,10 @@ def _tiny_config(tmp_path):
     return {
         "seed": 1, "engine": "reduced", "results_dir": str(tmp_path),
         "escape_vs_d": {
-            "replicates": 16, "points_per_decade": 20, "early_multiple": 2.0, "macro_level": 0.5,
+            "replicates": 16, "points_per_decade": 20,
+            "escape": {"early": {"level": "2/sqrt(d)", "overlap": "aligned_m", "statistic": "mean_curve",
+                                 "censored": True},
+                       "macro": {"level": 0.5, "overlap": "aligned_m", "statistic": "mean_curve", "censored": True}},
             "overshoot": 1.25, "bootstrap": 200,
             "cases": {"sie2": {"problem": {"L": 2, "target": "he2_sum_norm", "student": "matched"},
                                "schedule": {"lr": 0.25, "scaling": "inverse_log", "d_ref": 100},

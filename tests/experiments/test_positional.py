@@ -83,7 +83,9 @@ def test_hessian_matches_an_independent_finite_difference():
 TINY = {
     "seed": 7, "engine": "reduced",
     "positional": {
-        "replicates": 6, "points_per_decade": 8, "escape_level": 0.5, "trajectory_d": 32,
+        "replicates": 6, "points_per_decade": 8, "trajectory_d": 32,
+        "escape": {"replicates": {"level": 0.5, "overlap": "abs_m", "statistic": "median"},
+                   "curve": {"level": 0.5, "overlap": "abs_m", "statistic": "mean_curve"}},
         "landscape": {"problem": {"L": 2, "student": "attention", "reduction": "trace"},
                       "targets": ["he4_sum_plus_diff"], "grid": 9, "quadrature_points": 12, "hessian_step": 1e-3},
         "cases": {

@@ -137,7 +137,10 @@ def tiny_config(tmp_path):
     return {
         "seed": 5, "engine": "reduced", "results_dir": str(tmp_path), "figures_dir": str(tmp_path / "fig"),
         "tied_untied": {
-            "replicates": 4, "points_per_decade": 10, "escape_level": 0.5, "horizon": 3,
+            "replicates": 4, "points_per_decade": 10, "horizon": 3,
+            "escape": {"authors": {"level": "2/sqrt(d)", "overlap": "authors", "statistic": "mean_curve"},
+                       "macro": {"level": 0.5, "overlap": "authors", "statistic": "mean_curve"},
+                       "macro_replicates": {"level": 0.5, "overlap": "authors", "statistic": "median"}},
             "cases": {"sie1": {"target": "linear", "activation": "relu", "d": 100, "Ls": [1, 2, 4],
                                "same_lr": 0.5, "lr_search": [0.5, 4.0], "ode_t_max": 1e4}},
             "null_targets": {"runs": {"diff": {"target": "z1_minus_z2", "L": 2, "d": 100, "lr": 0.05,

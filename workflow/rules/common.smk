@@ -2,6 +2,7 @@
 # and the registry of figure renderers that the audit re-runs.
 from pathlib import Path
 
+from ssi import escape
 from ssi.experiments.common import problem_from_spec
 from ssi.experiments.positional import LANDSCAPE_PE, landscape_problem
 
@@ -49,7 +50,10 @@ def check_config(cfg):
                              f"{where}.dims; the trajectories are drawn from the SGD runs at that d")
 
 
+    for result in ("two_phases", "positional", "escape_vs_d", "tied_untied", "semantic_positional"):
+        escape.named(cfg[result], result)          # a clear error naming the key of a bad escape field
     section = cfg["escape_vs_d"]
+    levels = escape.named(section, "escape_vs_d")
     for case, spec in section["cases"].items():
         where = f"escape_vs_d.cases.{case}"
         problem = problem_from_spec(spec["problem"], f"{where}.problem")
@@ -58,10 +62,10 @@ def check_config(cfg):
                 if d < problem.min_dimension():
                     raise ValueError(f"config {where}.{key}: d={d} is too small; this problem needs "
                                      f"d ≥ {problem.min_dimension()}")
-                if section["early_multiple"] / d ** 0.5 >= section["macro_level"]:
+                if levels["early"].value(d) >= levels["macro"].value(d):
                     raise ValueError(f"config {where}.{key}: d={d} is too small; the early level "
-                                     f"early_multiple/√d = {section['early_multiple'] / d ** 0.5:.3g} must lie "
-                                     f"below macro_level = {section['macro_level']}")
+                                     f"{levels['early'].level_text()} = {levels['early'].value(d):.3g} must lie "
+                                     f"below the macro level {levels['macro'].value(d):g}")
         for d in spec.get("explicit_dims", []):
             if d not in spec["dims"]:
                 raise ValueError(f"config {where}.explicit_dims: d={d} is not in {where}.dims; the explicit "

@@ -7,8 +7,7 @@ C1_RESULTS = [f"{s}.npz" for kind in ("sgd", "ode") for s in escape_vs_d.stems(c
 C1_CODE = imported_code("escape_vs_d_plot.py")
 #: the SGD job's rerun triggers: point_params, with the case's d lists and ODE-only keys left out
 #: (adding a d, or an ODE or explicit-engine d, must not rerun the other points)
-C1_POINT = point_params("escape_vs_d", ["replicates", "points_per_decade", "early_multiple", "macro_level",
-                                        "overshoot"])
+C1_POINT = point_params("escape_vs_d", ["replicates", "points_per_decade", "escape", "overshoot"])
 C1_NOT_SGD = ("dims", "explicit_dims", "ode_dims")
 
 #: the figure, pdf and png
@@ -45,8 +44,7 @@ rule escape_vs_d_ode:
     params:
         case=lambda wildcards: {k: v for k, v in config["escape_vs_d"]["cases"][wildcards.case].items()
                                 if k not in ("dims", "explicit_dims", "overshoot")},
-        early_multiple=config["escape_vs_d"]["early_multiple"],
-        macro_level=config["escape_vs_d"]["macro_level"],
+        escape=config["escape_vs_d"]["escape"],
     output:
         multiext(f"{R}/escape_vs_d/ode_{{case}}", ".npz", ".json"),
     log:

@@ -34,7 +34,7 @@ rule positional_landscape:
 
 rule positional_sgd:
     params:
-        point=point_params("positional", ["replicates", "points_per_decade", "escape_level"]),
+        point=point_params("positional", ["replicates", "points_per_decade", "escape"]),
     output:
         multiext(f"{R}/positional/sgd_{{case}}_d{{d}}", ".npz", ".json"),
     log:
@@ -52,7 +52,7 @@ rule positional_sgd:
 rule positional_ode:
     params:
         case=lambda wildcards: {k: v for k, v in config["positional"]["cases"][wildcards.case].items() if k != "dims"},
-        escape_level=config["positional"]["escape_level"],
+        escape=config["positional"]["escape"],
         trajectory_d=config["positional"]["trajectory_d"],
     output:
         multiext(f"{R}/positional/ode_{{case}}", ".npz", ".json"),

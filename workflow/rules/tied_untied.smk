@@ -18,7 +18,7 @@ rule tied_untied_ode:
     priority: PRIORITY_FEEDS_OTHERS
     params:
         case=lambda wildcards: config["tied_untied"]["cases"][wildcards.case],
-        section={k: config["tied_untied"][k] for k in ["escape_level"]},
+        section={k: config["tied_untied"][k] for k in ["escape"]},
     output:
         multiext(f"{R}/tied_untied/ode_{{case}}", ".npz", ".json"),
     log:
@@ -38,7 +38,7 @@ rule tied_untied_sgd:
         f"{R}/tied_untied/ode_{{case}}.npz",
     params:
         case=lambda wildcards: config["tied_untied"]["cases"][wildcards.case],
-        section={k: config["tied_untied"][k] for k in ["replicates", "points_per_decade", "escape_level", "horizon"]},
+        section={k: config["tied_untied"][k] for k in ["replicates", "points_per_decade", "escape", "horizon"]},
         seed=config["seed"],
         engine=config["engine"],
     output:
@@ -83,7 +83,7 @@ rule tied_untied_null:
 rule tied_untied_attention:
     params:
         attention=config["tied_untied"]["attention"],
-        section={k: config["tied_untied"][k] for k in ["replicates", "points_per_decade", "escape_level", "horizon"]},
+        section={k: config["tied_untied"][k] for k in ["replicates", "points_per_decade", "escape", "horizon"]},
         seed=config["seed"],
         engine=config["engine"],
     output:

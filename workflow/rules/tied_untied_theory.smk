@@ -23,7 +23,7 @@ localrules:
 rule tied_untied_theory:
     params:
         section=config["tied_untied_theory"],
-        escape_level=config["tied_untied"]["escape_level"],
+        escape=config["tied_untied"]["escape"],
         seed=config["seed"],
     output:
         multiext(f"{R}/tied_untied/theory", ".npz", ".json"),

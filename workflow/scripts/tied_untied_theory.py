@@ -7,7 +7,7 @@ from ssi.experiments.job_config import section_config
 
 stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
 p = snakemake.params  # noqa: F821
-# the C4 escape level is read from the tied_untied section
+# the C4 escapes are read from the tied_untied section
 config = {**section_config("tied_untied_theory", {"seed": p.seed, "section": p.section}),
-          "tied_untied": {"escape_level": p.escape_level}}
+          "tied_untied": {"escape": p.escape}}
 tied_untied_theory.compute(config, stem, snakemake.log[0])  # noqa: F821

@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from .common import bootstrap_slope, loglog_slope
-from .common import mean_crossing as common_mean_crossing
+from ..escape import mean_crossing as common_mean_crossing
 
 #: a crossing of a level counts only when the seed-mean start is below this fraction of the level
 START_FRACTION = 1.0 / math.sqrt(2.0)

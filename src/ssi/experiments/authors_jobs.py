@@ -10,7 +10,8 @@ import numpy as np
 from ..io import atomic_write_text, load_result, save_result
 from .authors_spec import (EXPERIMENT, MACRO, initial_m, job_plan, point_L, points, problem, rate, replicates,
                            stems, sweep_key, their_lr, value_key)
-from .common import ProgressLog, crossing_time, overlap_curves, seed_key
+from ..escape import crossing_time
+from .common import ProgressLog, overlap_curves, seed_key
 
 
 # --- SGD -------------------------------------------------------------------------------------------

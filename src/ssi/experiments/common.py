@@ -104,43 +104,6 @@ class ProgressLog:
                 handle.write(f"{self.label}: {text}\n")
 
 
-def crossing_time(t, m, level):
-    """First time the curve m(t) reaches ``level`` (log-linear interpolation between records), or nan."""
-    above = np.nonzero(m >= level)[0]
-    if above.size == 0:
-        return math.nan
-    i = above[0]
-    if i == 0:
-        return float(t[0])
-    t0, t1, m0, m1 = t[i - 1], t[i], m[i - 1], m[i]
-    frac = (level - m0) / (m1 - m0)
-    if t0 > 0:
-        return float(math.exp(math.log(t0) + frac * (math.log(t1) - math.log(t0))))
-    return float(t0 + frac * (t1 - t0))
-
-
-def mean_crossing(steps, curves, level) -> float:
-    """Steps at which the replicate mean of ``curves`` first reaches ``level``.
-
-    Parameters
-    ----------
-    steps : array_like
-        Record steps, shape (K,).
-    curves : array_like
-        Per-replicate curves, shape (R, K); their mean over replicates is crossed.
-    level : float
-        The level to reach.
-
-    Returns
-    -------
-    float
-        The crossing (:func:`crossing_time`: log-linear interpolation between records), or
-        ``inf`` when the mean never reaches ``level``.
-    """
-    t = crossing_time(np.asarray(steps, float), np.asarray(curves).mean(axis=0), level)
-    return math.inf if math.isnan(t) else t
-
-
 def overlap_curves(run) -> np.ndarray:
     """The authors' overlap of an SGD run, shape (R, K): |m| (tied, attention), the RMS of the token
     overlaps (mean_l m_l²)^(1/2) (untied); :meth:`ssi.sgd.SGDRun.overlap` with ``norm="l2"``."""

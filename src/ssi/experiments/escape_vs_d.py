@@ -7,8 +7,9 @@ configured case (one problem, one learning-rate schedule η(d), docs/theory.md, 
   ``explicit_dims`` as a check) start at m₀ = d^(−1/2). The weak-recovery time at a level is
   the authors' definition: the first step at which the **replicate-averaged** overlap reaches
   the level (between log-spaced records the step is interpolated log-linearly, see
-  :func:`ssi.experiments.common.crossing_time`). Two levels: the authors' early one,
-  ``early_multiple``/√d, and a macroscopic one, ``macro_level``. A run stops once the mean
+  :func:`ssi.escape.crossing_time`). Two levels, the ``early`` and ``macro`` escapes of the
+  section's ``escape`` block (:mod:`ssi.escape`): the authors' early one, a multiple of
+  d^(−1/2), and a macroscopic one. A run stops once the mean
   has reached the macroscopic level and ``overshoot`` times that step is done (a case may
   override the section's ``overshoot``): the first crossing of the mean is then known
   exactly, and the margin lets bootstrap resamples of the replicates cross too. A resample
@@ -40,8 +41,10 @@ from ..population import population_loss
 from ..sgd import simulate
 from ..verdicts import Approach, Verdict, exponent_verdict
 from .claim_text import finite, interval, span
+from .. import escape
+from ..escape import censor, mean_crossing
 from .common import (ProgressLog, describe_schedule, fit_exponent, learning_rate,
-                     loglog_slope, mean_crossing, problem_from_spec, seed_key, t_max)
+                     loglog_slope, problem_from_spec, seed_key, t_max)
 
 EXPERIMENT = "escape_vs_d"
 #: the two weak-recovery levels: the authors' early one (× d^(−1/2)) and a macroscopic one
@@ -79,9 +82,17 @@ def case_problem(config, case):
     return spec, problem_from_spec(spec["problem"], f"{EXPERIMENT}.cases.{case}.problem")
 
 
+def escapes(section) -> dict:
+    """The two escapes of the section, ``{"early": Escape, "macro": Escape}`` (:mod:`ssi.escape`)."""
+    named = escape.named(section, EXPERIMENT)
+    if sorted(named) != sorted(LEVELS):
+        raise ValueError(f"config {EXPERIMENT}.escape: the escapes {', '.join(LEVELS)} are required, got {sorted(named)}")
+    return {name: named[name] for name in LEVELS}
+
+
 def levels(section, d: int) -> dict:
-    """The two weak-recovery levels at dimension d: early_multiple·d^(−1/2) and macro_level."""
-    return {"early": float(section["early_multiple"]) / math.sqrt(d), "macro": float(section["macro_level"])}
+    """The two weak-recovery levels at dimension d, ``{"early": ..., "macro": ...}``."""
+    return {name: esc.value(d) for name, esc in escapes(section).items()}
 
 
 def is_symmetric(problem, tol: float = 1e-9) -> bool:
@@ -154,8 +165,7 @@ def ode_point(config, case: str, out_stem, log=None) -> None:
                         t_max=100 * t_max(spec, int(d))) for d in dims])
         progress.note(f"{name}: escape steps {dict(zip(dims.tolist(), arrays[f'steps_{name}'].tolist()))}")
     save_result(out_stem, arrays, {"experiment": EXPERIMENT, "case": case, "config": spec,
-                                   "levels": {n: section[k] for n, k in
-                                              (("early", "early_multiple"), ("macro", "macro_level"))}})
+                                   "levels": {n: esc.level_text() for n, esc in escapes(section).items()}})
 
 
 # --- theory ---------------------------------------------------------------------------------------
@@ -199,8 +209,7 @@ def _load_point(stem):
 def censored_crossing(steps, m_stat, level) -> float:
     """:func:`mean_crossing`, with the last simulated step (a lower bound) when the mean has not
     reached ``level`` by the end of the run."""
-    t = mean_crossing(steps, m_stat, level)
-    return float(steps[-1]) if math.isinf(t) else t
+    return censor(mean_crossing(steps, m_stat, level), steps[-1])
 
 
 def _bootstrap(steps, m_stat, level, seed, n):
@@ -274,7 +283,8 @@ def summarise(config) -> dict:
                 checks.append({"case": case, "d": d, "level": name, "reduced": a[f"{name}_steps"],
                                "explicit": b[f"{name}_steps"], "log_ratio": diff, "se_log_ratio": se,
                                "z": diff / se if se > 0 else math.nan})
-    return {"early_multiple": section["early_multiple"], "macro_level": section["macro_level"],
+    esc = escapes(section)
+    return {"early_multiple": esc["early"].level, "macro_level": esc["macro"].level,
             "bootstrap": n_boot, "rows": rows, "fits": fits, "explicit": checks}
 
 
@@ -319,8 +329,8 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
     section = config[EXPERIMENT]
     numbers = summarise(config) if numbers is None else numbers
     fig, axes = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=3.3, squeeze=False)
-    titles = {"early": rf"steps until the mean overlap reaches ${section['early_multiple']:g}/\sqrt{{d}}$",
-              "macro": f"steps until the mean overlap reaches {section['macro_level']:g}"}
+    titles = {name: f"steps until the mean overlap reaches ${esc.level_tex()}$"
+              for name, esc in escapes(section).items()}
     verdicts, case_handles = {}, []
     for col, name in enumerate(LEVELS):
         ax = axes[0, col]
@@ -378,8 +388,7 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
     plt.close(fig)
 
 
-C1_RULE = ("escape = first step at which the replicate mean of the overlap reaches 0.5; the SGD exponent of d "
-           "against the claimed law's local slope over the SGD range, by the decisiveness rule of ssi.verdicts; "
+C1_RULE = ("the SGD exponent of d against the claimed law's local slope over the SGD range, by the decisiveness rule of ssi.verdicts; "
            "reproduced asymptotically when the ODE (same d) agrees with the SGD and the ODE's local slope tends to the "
            "claimed law's")
 
@@ -426,6 +435,6 @@ def claim_rows(config, numbers) -> list[dict]:
             **c1_verdict(f).fields(),
             "figure": "figures/escape_vs_d.png",
             "command": "snakemake --cores all escape_vs_d_plot",
-            "rule": C1_RULE,
+            "rule": f"escape = {escapes(config[EXPERIMENT])['macro'].words()}: {C1_RULE}",
         })
     return out

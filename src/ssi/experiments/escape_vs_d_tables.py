@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from ..escape import Escape
 from .page_text import steps_text
 from .claim_text import interval, num, power_of_ten, signed, span
 
@@ -16,7 +17,9 @@ LAW_POWERS = {"d": (1, 0), "d log² d": (1, 2), "d^2": (2, 0), "d^3": (3, 0)}
 
 def _level(numbers, level: str) -> str:
     """The escape level of a fit or comparison ("early" or "macro") as the page writes it."""
-    return "2/√d" if level == "early" else f"{numbers['macro_level']:g}"
+    if level == "early":
+        return Escape(numbers["early_multiple"], per_sqrt_d=True).level_text()
+    return Escape(numbers["macro_level"]).level_text()
 
 
 def fits_table(numbers) -> str:

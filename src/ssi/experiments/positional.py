@@ -14,8 +14,8 @@ Two parts, L = 2, attention student with the trace reduction, opposite PE (p₂ 
   attention student without PE sees only the even, token-symmetric He₄ part: SIE 4, with a
   descending −0.069 m⁴ term. With opposite PE the antisymmetric part enters through an m·e
   term (Taylor coefficient −0.354): SIE 2. One-pass SGD (reduced engine, ``replicates`` per
-  d, m₀ = d^(−1/2), e₀ = 0, each replicate stopped at the first step with |m| ≥
-  ``escape_level``) and the ODE (:func:`ssi.escape_time`) give the escape time against d;
+  d, m₀ = d^(−1/2), e₀ = 0, each replicate stopped at its crossing of the
+  ``escape.replicates`` level, :mod:`ssi.escape`) and the ODE (:func:`ssi.escape_time`) give the escape time against d;
   ``summarise`` fits log-log exponents with bootstrap intervals over replicates.
 
 The escape is timed as |m|: R is invariant under (m, e) → (−m, −e) with PE and under
@@ -35,7 +35,9 @@ from ..problems import Problem
 from ..sgd import simulate
 from ..verdicts import DIFFERS, EXPONENT_WIDTH, UNDECIDED, Verdict, check, width_check
 from .claim_text import interval
-from .common import (ProgressLog, crossing_time, describe_schedule, fit_exponent, learning_rate,
+from .. import escape
+from ..escape import crossing_time, recorded_crossings
+from .common import (ProgressLog, describe_schedule, fit_exponent, learning_rate,
                      loglog_slope, problem_from_spec, seed_key, t_max)
 
 EXPERIMENT = "positional"
@@ -147,14 +149,15 @@ def landscape_target(section, target: str, out_stem, log=None) -> None:
 
 # --- escape ---------------------------------------------------------------------------------------
 def sgd_point(config, case: str, d: int, out_stem, log=None) -> None:
-    """SGD replicates of one (case, d), each stopped at |m| ≥ escape_level; saves steps, m, e, crossing."""
+    """SGD replicates of one (case, d), each stopped at its ``replicates`` escape (:mod:`ssi.escape`);
+    saves steps, m, e and each replicate's crossing step."""
     spec, problem = _case(config, case)
     section = config[EXPERIMENT]
     lr = learning_rate(spec["schedule"], d)
     steps = int(round(t_max(spec, d) * d))
     key = seed_key(config["seed"], EXPERIMENT, case, d)
     replicates = section["replicates"]
-    level = section["escape_level"]
+    level = escape.of(section, EXPERIMENT, "replicates").value(d)
     progress = ProgressLog(log, f"{EXPERIMENT} {case} d={d} ({replicates} replicates, steps per replicate)")
     run = simulate(problem, d, lr, steps, replicates, seed=key, engine=config["engine"], m0=d ** -0.5,
                    e0=0.0, threshold=level, stop_at_threshold=True,
@@ -169,10 +172,10 @@ def ode_point(config, case: str, out_stem, log=None) -> None:
     """ODE escape steps at every ``ode_dims`` of a case, and the trajectory at ``trajectory_d``."""
     spec, problem = _case(config, case)
     section = config[EXPERIMENT]
-    level = section["escape_level"]
+    esc = escape.of(section, EXPERIMENT, "replicates")
     progress = ProgressLog(log, f"{EXPERIMENT} ODE {case}")
     dims = np.array(spec["ode_dims"], dtype=int)
-    steps = np.array([escape_time(problem, int(d), learning_rate(spec["schedule"], int(d)), level,
+    steps = np.array([escape_time(problem, int(d), learning_rate(spec["schedule"], int(d)), esc,
                                   t_max=100 * t_max(spec, int(d))) for d in dims])
     progress.note(f"escape steps {dict(zip(dims.tolist(), steps.tolist()))}")
     d = int(section["trajectory_d"])
@@ -182,7 +185,7 @@ def ode_point(config, case: str, out_stem, log=None) -> None:
     sol = integrate_ode(problem, learning_rate(spec["schedule"], d), d ** -0.5, 0.0, horizon, t_eval=t_eval)
     progress.note(f"trajectory d={d}: solve_ivp status {sol.status}: {sol.message}")
     save_result(out_stem, {"dims": dims, "escape_steps": steps, "t": sol.t, "m": sol.m, "e": sol.e},
-                {"experiment": EXPERIMENT, "case": case, "trajectory_d": d, "escape_level": level,
+                {"experiment": EXPERIMENT, "case": case, "trajectory_d": d, "escape_level": esc.level,
                  "lr_trajectory": learning_rate(spec["schedule"], d), "status": int(sol.status), "config": spec})
 
 
@@ -190,7 +193,10 @@ def summarise(config) -> dict:
     """Key numbers: ``rows`` (escape steps per (case, d): SGD replicates and ODE), ``fits`` (fitted
     exponents per case), ``landscape`` (SIEs and Hessian per panel)."""
     section = config[EXPERIMENT]
-    level = section["escape_level"]
+    escapes = escape.named(section, EXPERIMENT)
+    level = escapes["replicates"].value()
+    if escapes["curve"].value() != level:
+        raise ValueError(f"config {EXPERIMENT}.escape: curve and replicates must share one level")
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
     all_rows, fits = [], []
     for case, spec in section["cases"].items():
@@ -200,8 +206,7 @@ def summarise(config) -> dict:
         rows, samples, dims = [], [], []
         for d in spec["dims"]:
             sgd, meta = load_result(sgd_files[(case, d)])
-            crossing = sgd["crossing"].astype(float)
-            each = np.where(crossing >= 0, crossing, np.inf)
+            each = recorded_crossings(sgd["crossing"])
             mean_curve = crossing_time(sgd["steps"].astype(float), np.abs(sgd["m"]).mean(axis=0), level)
             median = float(np.median(each))
             rows.append({"case": case, "d": d, "lr": meta["lr"], "replicates": int(each.size),
@@ -358,7 +363,7 @@ def plot_escape(config, out_paths, numbers=None, load=load_result) -> None:
     ax_t.set_xscale("log")
     ax_t.set_yscale("log")
     ax_t.set_xlabel(label("d"))
-    ax_t.set_ylabel(f"steps until $|m|$ = {numbers['escape_level']:g}")
+    ax_t.set_ylabel(f"steps until {escape.of(config[EXPERIMENT], EXPERIMENT, 'replicates').symbol()}")
     ax_t.set_title("escape: SGD median, quartile bars", fontsize=7)
     plain_log_ticks(ax_t)
     for ax in (ax_m, ax_e):

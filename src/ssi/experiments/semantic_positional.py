@@ -17,7 +17,8 @@ identity reduction, squared Frobenius loss (claim C5, the authors' parameters; d
   :func:`ssi.population.expectations` on a coarse (e, m) grid.
 * **Long run** (:func:`long_point`): a², ω in the misaligned region, T steps, groups of seeds.
 
-A run counts as *not escaped* when √(m² + e²) < ``escape_level`` at the end, else *positional*
+A run counts as *not escaped* when its ``escape`` (:mod:`ssi.escape`: √(m² + e²) below the level at
+the end, ``share_below``) says so, else *positional*
 when |e| > |m| and *semantic* otherwise. The switch ω is where half of the escaped runs end
 positional (only ω where at least half of the runs escaped count).
 

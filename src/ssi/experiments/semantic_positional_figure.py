@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from .. import phase
+from .. import escape, phase
 from ..io import load_result
 from .semantic_positional_jobs import EXPERIMENT, load_landscape, problem, runs, stems
 from .semantic_positional_numbers import fmt, load_long, load_transition, summarise
@@ -114,7 +114,7 @@ def plot_transition(config, out_paths, numbers=None, load=load_result) -> None:
                Line2D([], [], color=COLOURS["positional"], lw=1.2, label=r"positional overlap $|e|$ (runs, mean)"),
                Line2D([], [], color=BLACK, lw=0.9, ls="--", label=r"ODE from $d^{-1/2}$"),
                Line2D([], [], color=GREEN, lw=0.8,
-                      label=rf"share not escaped ($\sqrt{{m^2 + e^2}} < {numbers['escape_level']:g}$)"),
+                      label=f"share not escaped ({escape.of(config[EXPERIMENT], EXPERIMENT).symbol('<')})"),
                Line2D([], [], color=PURPLE, lw=0.8, ls="-.",
                       label=rf"diagram: the initial direction turns positional ($\omega$ = {fmt(pred['switch_dynamics'], '.3f')})"),
                Line2D([], [], color=GUIDE, lw=0.8, ls=":",

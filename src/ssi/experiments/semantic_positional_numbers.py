@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .. import phase
+from .. import escape, phase
 from ..io import load_result
 from .phase_switch import switch_omega
 from .semantic_positional_jobs import EXPERIMENT, line_prediction, load_landscape, runs, stems
@@ -58,7 +58,7 @@ def summarise(config) -> dict:
     """Key numbers: region areas of both diagrams, the transition (positional share and switch ω
     per d; SGD, ODE and phase-diagram prediction), where the long runs end."""
     section = config[EXPERIMENT]
-    level = section["escape_level"]
+    level = escape.of(section, EXPERIMENT).value()
     land = load_landscape(config)
     data, _ = load_result(stems(config, "landscape")["landscape"])
     out = {"escape_level": level, "quadrature_check_max_abs": float(np.max(np.abs(data["check_C"] - data["check_C_more"]))),

@@ -8,13 +8,14 @@ Four parts (claim C4; reference parameters from the authors' published configura
   theory convention; the authors' "overlapped" code start gives m₀ = o/√((1−o)² + o²) ≈ 1.1/√d
   for o = 1/√d, docs/theory.md, "The authors' conventions") and are trained by one-pass SGD (reduced engine). Two
   learning-rate protocols: ``same_lr`` — one η for every L and both networks; ``best_lr`` —
-  for each (network, L) the η that minimises the ODE's escape time to ``escape_level``
-  (bounded search in ``lr_search``). The escape time is read on the replicate mean of the
-  overlap (tied |m|; untied the authors' "l2" overlap (mean_l m_l²)^(1/2)) at two thresholds:
-  the authors' 2/√d and the macroscopic ``escape_level``; the median of per-replicate
-  crossings of ``escape_level`` is also kept. SGD stops when every replicate's |mean_l m_l|
-  has passed ``escape_level`` (the RMS overlap is ≥ |mean|, so both thresholds are reached
-  before) or at ``horizon`` × the ODE's escape steps.
+  for each (network, L) the η that minimises the ODE's escape time to the ``macro`` level
+  (bounded search in ``lr_search``). The escapes are named in the section's ``escape`` block
+  (:mod:`ssi.escape`): the replicate mean of the authors' overlap (tied |m|; untied the
+  "l2" overlap (mean_l m_l²)^(1/2)) at two thresholds, ``authors`` (their early level, a
+  multiple of d^(−1/2)) and ``macro``; ``macro_replicates``, the median of per-replicate
+  crossings of the macroscopic level, is also kept. SGD stops when every replicate's
+  |mean_l m_l| has passed the ``macro`` level (the RMS overlap is ≥ |mean|, so both thresholds
+  are reached before) or at ``horizon`` × the ODE's escape steps.
 * **Gain.** gain(L) = T_untied/T_tied per protocol and threshold, with the log-log slope in L
   and a bootstrap interval (replicates resampled within each (network, L)); the ODE's gain
   beside it. For token-symmetric targets and initial states the untied ODE stays on
@@ -41,7 +42,7 @@ from .claim_text import interval
 from .common import overlap_curves  # noqa: F401
 from .tied_untied_figure import (FIGURE_NAMES, PAPER_GAIN, PROTOCOL_TEXT, figure_data_reduction,  # noqa: F401
                                  gain_verdict, plot, plot_attention, plot_escape, plot_gain, plot_null, sie_words)
-from .tied_untied_jobs import (EXPERIMENT, GIVE_UP, NETWORKS, PROTOCOLS, THRESHOLDS, attention_point,  # noqa: F401
+from .tied_untied_jobs import (EXPERIMENT, GIVE_UP, NETWORKS, PROTOCOLS, THRESHOLDS, attention_point, escapes,  # noqa: F401
                                attention_problem, best_learning_rate, escape_samples, initial_overlap, null_point,
                                ode_case, problem, sgd_point, stems)
 from .tied_untied_numbers import fit_of, summarise  # noqa: F401
@@ -56,8 +57,7 @@ CLAIMED_GAIN = {1: (1.0,), 2: (2.0,)}
 CLAIMED_GAIN_HIGH_SIE = (1.0, 0.0)
 #: a null-target run "stays at the noise level" when its final overlap is ≤ NULL_FACTOR·d^(−1/2)
 NULL_FACTOR = 1.5
-C4_RULE = ("gain = T_untied/T_tied at the macroscopic escape (mean overlap 0.5); claimed exponent L^1 (SIE 1), L^2 "
-           "(SIE 2), L^1 or L^0 (SIE ≥ 3); the SGD exponent under each learning-rate protocol (one η; each network at "
+C4_RULE = ("claimed exponent L^1 (SIE 1), L^2 (SIE 2), L^1 or L^0 (SIE ≥ 3); the SGD exponent under each learning-rate protocol (one η; each network at "
            "its ODE-best η) by the decisiveness rule of ssi.verdicts; the row takes the first of differs, undecided, "
            "reproduced of its two protocols")
 C4_NULL_RULE = (f"reproduced when every tied run ends within {NULL_FACTOR:g}·d^-½ of zero overlap and every untied run "
@@ -99,6 +99,9 @@ def _claim_law(k) -> str:
 def claim_rows(config, numbers) -> list[dict]:
     """Claims-table rows for C4: one per SIE (fitted gain exponent per protocol), one for the null targets."""
     command = "snakemake --cores all tied_untied_plot"
+    named = escapes(config[EXPERIMENT])
+    authors = named["authors"]
+    rule = f"gain = T_untied/T_tied at the macroscopic escape ({named['macro'].words()}); {C4_RULE}"
     rows = []
     for case, spec in config[EXPERIMENT]["cases"].items():
         parts = []
@@ -109,7 +112,7 @@ def claim_rows(config, numbers) -> list[dict]:
                          f"{PROTOCOL_TEXT[protocol]}: gain ∝ L^{_x(f['exponent_sgd'])} "
                          f"[{_x(f['exponent_sgd_low'])}, {_x(f['exponent_sgd_high'])}] at m̄ = {f['level']:g}, "
                          f"L^{_x(a['exponent_sgd'])} [{_x(a['exponent_sgd_low'])}, {_x(a['exponent_sgd_high'])}] "
-                         f"at 2/√d; ODE L^{_x(f['exponent_ode'])}")
+                         f"at {authors.level_text()}; ODE L^{_x(f['exponent_ode'])}")
         fits = {p: fit_of(numbers, case, p, "macro") for p in PROTOCOLS}
         f = fits["same_lr"]
         measured = "; ".join(parts)
@@ -127,7 +130,7 @@ def claim_rows(config, numbers) -> list[dict]:
             **c4_verdict(fits.values()).fields(),
             "figure": "figures/tied_untied_gain.png",
             "command": command,
-            "rule": C4_RULE,
+            "rule": rule,
         })
     null = numbers["null"]
     still = sum(n["final_overlap_tied"] <= NULL_FACTOR * n["noise_level"] for n in null)

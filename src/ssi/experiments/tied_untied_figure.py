@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from ..io import load_result
-from .tied_untied_jobs import EXPERIMENT, NETWORKS, PROTOCOLS, THRESHOLDS, stems
+from .tied_untied_jobs import EXPERIMENT, NETWORKS, PROTOCOLS, THRESHOLDS, escapes, stems
 from .tied_untied_numbers import fit_of, summarise
 
 
@@ -30,12 +30,14 @@ def _case_title(spec, k, d):
 
 
 def _markers():
-    """(level, protocol) -> marker style: filled for m̄ = 0.5, open for 2/√d; circle same η, square best η."""
+    """(level, protocol) -> marker style: filled for the macro level, open for the authors' one; circle
+    same η, square best η."""
     return {("macro", "same_lr"): ("o", True), ("authors", "same_lr"): ("o", False),
             ("macro", "best_lr"): ("s", True), ("authors", "best_lr"): ("s", False)}
 
 
-def _marker_handles(colour, protocols=PROTOCOLS):
+def _marker_handles(colour, esc, protocols=PROTOCOLS):
+    """Legend handles of the SGD markers; ``esc`` the section's escapes (:func:`escapes`)."""
     from matplotlib.lines import Line2D
 
     from ..plotting import label
@@ -44,7 +46,7 @@ def _marker_handles(colour, protocols=PROTOCOLS):
     for (thr, protocol), (marker, filled) in _markers().items():
         if protocol in protocols:
             out.append(Line2D([], [], ls="", marker=marker, color=colour, mfc=colour if filled else "white",
-                              label=f"SGD, {label(thr)}" + (f", {label(protocol)}" if len(protocols) > 1 else "")))
+                              label=f"SGD, {esc[thr].symbol()}" + (f", {label(protocol)}" if len(protocols) > 1 else "")))
     return out
 
 
@@ -76,7 +78,7 @@ def plot_escape(config, numbers, out_paths, load=load_result) -> None:
                     marker, filled = _markers()[(thr, "same_lr")]
                     y = np.array([x[f"steps_{net}_{thr}"] for x in rows])
                     ax.plot(Ls, y, marker, color=colour, mfc=colour if filled else "white", zorder=3,
-                            label=f"{label(net)}, {label(thr)}")
+                            label=f"{label(net)}, {escapes(section)[thr].symbol()}")
                     ode_y = np.asarray(ode[f"steps_{protocol}_{thr}"][i], float)
                     ax.plot(ode["Ls"], ode_y, color=colour, lw=1.0, ls="-" if thr == "macro" else ":", zorder=2)
                     ys += [y, ode_y]
@@ -90,11 +92,14 @@ def plot_escape(config, numbers, out_paths, load=load_result) -> None:
             ax.set_title(f"{_case_title(spec, k, spec['d'])} · {label(protocol)}", fontsize=7)
             plain_log_ticks(ax)
     handles = [Patch(color=COLOURS[n], label=label(n)) for n in NETWORKS]
-    handles += [Line2D([], [], ls="", marker="o", color="k", label=r"SGD, mean reaches $\bar m = 0.5$"),
-                Line2D([], [], ls="", marker="o", color="k", mfc="white", label=r"SGD, mean reaches $2/\sqrt{d}$"),
-                Line2D([], [], ls="", marker="x", color="k", label=r"SGD, median replicate at $0.5$"),
-                Line2D([], [], color="k", lw=1.0, label=r"ODE, $0.5$"),
-                Line2D([], [], color="k", lw=1.0, ls=":", label=r"ODE, $2/\sqrt{d}$")]
+    esc = escapes(config[EXPERIMENT])
+    macro, authors = esc["macro"].level_tex(), esc["authors"].level_tex()
+    handles += [Line2D([], [], ls="", marker="o", color="k", label=f"SGD, mean reaches {esc['macro'].symbol()}"),
+                Line2D([], [], ls="", marker="o", color="k", mfc="white", label=f"SGD, mean reaches ${authors}$"),
+                Line2D([], [], ls="", marker="x", color="k",
+                       label=f"SGD, median replicate at ${esc['macro_replicates'].level_tex()}$"),
+                Line2D([], [], color="k", lw=1.0, label=f"ODE, ${macro}$"),
+                Line2D([], [], color="k", lw=1.0, ls=":", label=f"ODE, ${authors}$")]
     fig.legend(handles=handles, loc="outside lower center", ncol=4, frameon=False)
     for path in out_paths:
         save_figure(fig, path)
@@ -168,7 +173,7 @@ def plot_gain(config, numbers, out_paths, load=load_result) -> None:
         plain_log_ticks(ax)
         verdicts.append(gain_verdict({p: fit_of(numbers, case, p, "macro") for p in PROTOCOLS}, k))
         one_ode &= same
-    handles = _marker_handles(COLOURS["sgd"])
+    handles = _marker_handles(COLOURS["sgd"], escapes(config[EXPERIMENT]))
     handles += [Line2D([], [], color=COLOURS["ode"], lw=1.4,
                        label="ODE (the same for both protocols)" if one_ode else "ODE (dashed: best η)"),
                 Line2D([], [], color=COLOURS["guide"], lw=0.8, ls=":", label=r"$\propto L$"),
@@ -294,9 +299,11 @@ def plot_attention(config, numbers, out_paths, load=load_result) -> None:
     ax_m.set_ylabel("overlap, mean of replicates")
     ax_m.set_title(f"$L$ = {', '.join(str(L) for L in spec['Ls'])} (thicker: larger $L$)", fontsize=7)
     handles = [Patch(color=COLOURS[n], label=names[n]) for n in ("attention", "untied")]
-    handles += [Line2D([], [], ls="", marker="o", color="k", label=r"SGD, mean reaches $\bar m = 0.5$"),
-                Line2D([], [], ls="", marker="o", color="k", mfc="white", label=r"SGD, mean reaches $2/\sqrt{d}$"),
-                Line2D([], [], color="k", lw=1.0, label=r"ODE ($0.5$; dotted $2/\sqrt{d}$; dashed at right)")]
+    esc = escapes(config[EXPERIMENT])
+    macro, authors = esc["macro"].level_tex(), esc["authors"].level_tex()
+    handles += [Line2D([], [], ls="", marker="o", color="k", label=f"SGD, mean reaches {esc['macro'].symbol()}"),
+                Line2D([], [], ls="", marker="o", color="k", mfc="white", label=f"SGD, mean reaches ${authors}$"),
+                Line2D([], [], color="k", lw=1.0, label=f"ODE (${macro}$; dotted ${authors}$; dashed at right)")]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
     for path in out_paths:
         save_figure(fig, path)

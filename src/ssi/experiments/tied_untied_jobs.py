@@ -11,13 +11,31 @@ from ..io import load_result, save_result
 from ..ode import escape_time, escape_times, integrate_ode
 from ..problems import Problem
 from ..sgd import simulate
-from .common import ProgressLog, crossing_time, overlap_curves, seed_key
+from .. import escape
+from ..escape import crossing_time, replicate_crossings
+from .common import ProgressLog, overlap_curves, seed_key
 
 EXPERIMENT = "tied_untied"
 NETWORKS = ("tied", "untied")
 PROTOCOLS = ("same_lr", "best_lr")
-#: escape thresholds: the authors' 2/√d and the macroscopic escape_level
+#: escape thresholds, named in the section's ``escape`` block: the authors' early level and the macroscopic one
 THRESHOLDS = ("authors", "macro")
+
+
+def escapes(section) -> dict:
+    """The section's escapes (:mod:`ssi.escape`): the thresholds ``authors`` and ``macro`` and
+    ``macro_replicates`` (the replicates' own crossings of the macroscopic level)."""
+    named = escape.named(section, EXPERIMENT)
+    required = (*THRESHOLDS, "macro_replicates")
+    if sorted(named) != sorted(required):
+        raise ValueError(f"config {EXPERIMENT}.escape: the escapes {', '.join(required)} are required, got {sorted(named)}")
+    return named
+
+
+def thresholds(section, d: int) -> dict:
+    """The escape thresholds at dimension d, ``{"authors": ..., "macro": ...}``."""
+    named = escapes(section)
+    return {k: named[k].value(d) for k in THRESHOLDS}
 
 
 
@@ -119,10 +137,11 @@ def ode_case(config, case: str, out_stem, log=None) -> None:
     """For every ODE L of a case: best η per network, and escape steps at both thresholds under both protocols."""
     section = config[EXPERIMENT]
     spec = section["cases"][case]
-    d, level = int(spec["d"]), float(section["escape_level"])
+    d = int(spec["d"])
+    levels = thresholds(section, d)
+    level = levels["macro"]
     m0 = initial_overlap(spec, d)
     Ls = np.array(sorted(set(spec["Ls"]) | set(spec.get("ode_Ls", []))), dtype=int)
-    levels = {"authors": 2 / math.sqrt(d), "macro": level}
     t_max = float(spec["ode_t_max"])
     progress = ProgressLog(log, f"{EXPERIMENT} ODE {case}")
     lr = {p: np.zeros((len(NETWORKS), Ls.size)) for p in PROTOCOLS}
@@ -164,7 +183,8 @@ def sgd_point(config, case: str, protocol: str, network: str, out_stem, log=None
     read from ``ode_stem``, by default its stem under the config's results folder)."""
     section = config[EXPERIMENT]
     spec = section["cases"][case]
-    d, level = int(spec["d"]), float(section["escape_level"])
+    d = int(spec["d"])
+    level = thresholds(section, d)["macro"]
     replicates = int(section["replicates"])
     m0 = initial_overlap(spec, d)
     progress = ProgressLog(log, f"{EXPERIMENT} {case} {protocol} {network} d={d} ({replicates} replicates)")
@@ -193,8 +213,7 @@ def sgd_point(config, case: str, protocol: str, network: str, out_stem, log=None
 def escape_samples(steps, curves, level):
     """Crossing of the replicate-mean curve, and per-replicate crossings (inf: not reached)."""
     mean = crossing_time(steps, curves.mean(axis=0), level)
-    each = np.array([crossing_time(steps, c, level) for c in curves])
-    return mean, np.where(np.isnan(each), np.inf, each)
+    return mean, replicate_crossings(steps, curves, level)
 
 
 # --- null cases -----------------------------------------------------------------------------------
@@ -231,7 +250,9 @@ def attention_point(config, network: str, out_stem, log=None) -> None:
     """Part 4: SGD and ODE escape of one network at every L, one η for both networks."""
     section = config[EXPERIMENT]
     spec = section["attention"]
-    d, lr, level = int(spec["d"]), float(spec["lr"]), float(section["escape_level"])
+    d, lr = int(spec["d"]), float(spec["lr"])
+    levels = thresholds(section, d)
+    level = levels["macro"]
     replicates = int(section["replicates"])
     m0 = d ** -0.5
     progress = ProgressLog(log, f"{EXPERIMENT} attention part, {network}, d={d} ({replicates} replicates)")
@@ -243,7 +264,7 @@ def attention_point(config, network: str, out_stem, log=None) -> None:
         t_ode = float(spec["ode_t_max"])
         sol = integrate_ode(prob, lr, m0, t_max=t_ode, threshold=level, stop_at_threshold=True, **kwargs)
         ode_macro = sol.crossing_time * d
-        ode_authors = crossing_time(sol.t * d, np.abs(sol.m), 2 / math.sqrt(d))
+        ode_authors = crossing_time(sol.t * d, np.abs(sol.m), levels["authors"])
         if not math.isfinite(ode_macro):
             raise ValueError(f"config {EXPERIMENT}.attention: the ODE of {network} at L={L} does not escape "
                              f"by ode_t_max={t_ode}")

@@ -8,14 +8,16 @@ import numpy as np
 
 from ..hermite import sie
 from ..io import load_result
-from .common import bootstrap_slope, loglog_slope, mean_crossing
-from .tied_untied_jobs import EXPERIMENT, NETWORKS, PROTOCOLS, THRESHOLDS, escape_samples, problem, stems
+from .. import escape
+from ..escape import mean_crossing
+from .common import bootstrap_slope, loglog_slope
+from .tied_untied_jobs import EXPERIMENT, NETWORKS, PROTOCOLS, THRESHOLDS, escape_samples, problem, stems, thresholds
 
 
 # --- numbers ---------------------------------------------------------------------------------------
 def _levels(config, d):
-    """The two escape thresholds at dimension d: {"authors": 2/√d, "macro": escape_level}."""
-    return {"authors": 2 / math.sqrt(d), "macro": float(config[EXPERIMENT]["escape_level"])}
+    """The escape thresholds at dimension d (:func:`ssi.experiments.tied_untied_jobs.thresholds`)."""
+    return thresholds(config[EXPERIMENT], d)
 
 
 def summarise(config) -> dict:
@@ -101,7 +103,7 @@ def summarise(config) -> dict:
         row["ratio_macro"] = row["steps_untied_macro"] / row["steps_attention_macro"]
         row["ratio_ode_macro"] = row["ode_untied_macro"] / row["ode_attention_macro"]
         attention.append(row)
-    return {"escape_level": float(section["escape_level"]), "rows": rows, "fits": fits, "null": null,
+    return {"escape_level": escape.of(section, EXPERIMENT, "macro").value(), "rows": rows, "fits": fits, "null": null,
             "attention": attention}
 
 

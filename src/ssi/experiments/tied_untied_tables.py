@@ -6,11 +6,22 @@ page quotes the committed numbers and nothing typed by hand.
 """
 from __future__ import annotations
 
+import math
+
+from ..escape import Escape
 from .page_text import steps_text
 from .claim_text import interval, num, power_of_ten
 
-#: the two escape thresholds of the numbers file: the macroscopic one and the authors' 2/√d
+#: the two escape thresholds of the numbers file: the macroscopic one and the authors' early one
 THRESHOLDS = ("macro", "authors")
+
+
+def level_text(fit) -> str:
+    """The level of a fit of the numbers file as the page writes it (:meth:`ssi.escape.Escape.level_text`):
+    the ``authors`` threshold is a multiple of d^(−1/2), the others a number."""
+    if fit["threshold"] == "authors":
+        return Escape(round(fit["level"] * math.sqrt(fit["d"]), 9), per_sqrt_d=True).level_text()
+    return Escape(fit["level"]).level_text()
 PROTOCOLS = ("same_lr", "best_lr")
 
 
@@ -47,7 +58,9 @@ def _slope(fit) -> str:
 def fits_table(numbers) -> str:
     """Per SIE case: the fitted exponent of the gain T_untied/T_tied in L (95 % bootstrap interval
     over replicates) under each protocol and threshold, and the ODE's exponent."""
-    lines = ["| case | target, activation, d, L | protocol | η | SGD, threshold 0.5 | SGD, threshold 2/√d | ODE |",
+    first = {t: next(f for f in numbers["fits"] if f["threshold"] == t) for t in THRESHOLDS}
+    lines = [f"| case | target, activation, d, L | protocol | η | SGD, threshold {level_text(first['macro'])} | "
+             f"SGD, threshold {level_text(first['authors'])} | ODE |",
              "|---|---|---|---|---|---|---|"]
     for case in dict.fromkeys(f["case"] for f in numbers["fits"]):
         rows = [r for r in numbers["rows"] if r["case"] == case]
@@ -65,7 +78,7 @@ def fits_table(numbers) -> str:
 
 
 def escapes_table(numbers) -> str:
-    """Per case, protocol and L: the tied and untied escape times (threshold 0.5; mean over replicates
+    """Per case, protocol and L: the tied and untied escape times (the macroscopic threshold; mean over replicates
     of the steps to escape) of SGD and the ODE, and the gain T_untied/T_tied of each."""
     lines = ["| case | protocol | L | η | tied: SGD / ODE (steps) | untied: SGD / ODE (steps) | gain: SGD / ODE |",
              "|---|---|---|---|---|---|---|"]
@@ -78,7 +91,7 @@ def escapes_table(numbers) -> str:
 
 
 def attention_table(numbers) -> str:
-    """Per L: escape times (threshold 0.5) of the attention and the untied network at one η, SGD and
+    """Per L: escape times (the macroscopic threshold) of the attention and the untied network at one η, SGD and
     ODE, and their ratio T_untied/T_attention."""
     lines = ["| L | d | η | attention: SGD / ODE (steps) | untied: SGD / ODE (steps) | T_untied/T_attention: SGD / ODE |",
              "|---|---|---|---|---|---|"]

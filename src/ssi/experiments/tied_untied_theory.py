@@ -20,8 +20,10 @@ import numpy as np
 
 from .. import sie2_escape as se
 from ..io import load_result, save_result
+from ..escape import crossing_time
 from . import tied_untied_theory_predictions as tp
-from .common import ProgressLog, crossing_time, loglog_slope, seed_key
+from .tied_untied_jobs import thresholds
+from .common import ProgressLog, loglog_slope, seed_key
 from .tied_untied_theory_claims import NATURAL, RULE, claim_rows, headline, settled_answer, verdict  # noqa: F401
 
 
@@ -52,8 +54,8 @@ def grid(section) -> np.ndarray:
 
 
 def levels(config) -> dict:
-    d = int(config[EXPERIMENT]["d"])
-    return {"authors": 2 / math.sqrt(d), "macro": float(config["tied_untied"]["escape_level"])}
+    """The escape thresholds of the C4 escapes (``tied_untied.escape``, :mod:`ssi.escape`) at this result's d."""
+    return thresholds(config["tied_untied"], int(config[EXPERIMENT]["d"]))
 
 
 def stem(config) -> str:
@@ -100,7 +102,7 @@ def _series(out, name, size):
 def _record(out, name, i, size, coef, m0, lev, eta=None):
     """Escape times of one series point: the reduced ODE integrated at η (``None``: at the η that
     minimises the escape time, by a bounded search), per threshold; and the leading-order closed
-    form at 2/√d, ``log(m_th/m₀)/(κ(ηA − η²ν₀/2))`` (best η: ``η = A/ν₀``)."""
+    form at the authors' threshold, ``log(m_th/m₀)/(κ(ηA − η²ν₀/2))`` (best η: ``η = A/ν₀``)."""
     _series(out, name, size)
     for thr, m_th in lev.items():
         lr = coef.best_lr(m0, m_th)[0] if eta is None else eta
@@ -241,7 +243,7 @@ def _tied_untied_points(config, protocol, n_boot=1000):
     from . import tied_untied as tu
 
     spec = config["tied_untied"]["cases"]["sie2"]
-    level = float(config["tied_untied"]["escape_level"])
+    level = thresholds(config["tied_untied"], int(spec["d"]))["macro"]
     data = {n: load_result(tu.stems(config, "sgd")[("sie2", protocol, n)])[0] for n in tu.NETWORKS}
     rng = np.random.default_rng(seed_key(config["seed"], EXPERIMENT, "bootstrap", protocol))
     points = []

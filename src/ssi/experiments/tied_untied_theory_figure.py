@@ -36,7 +36,7 @@ def _exp(v):
 
 
 def plot(config, out_paths, numbers=None, load=load_result) -> None:
-    """Two panels (feed-forward tied vs untied; attention): reduced-ODE gain (lines) at the 2/√d
+    """Two panels (feed-forward tied vs untied; attention): reduced-ODE gain (lines) at the authors'
     threshold, asymptotic law (dotted), SGD (markers; 95 % intervals where the replicates are at
     hand; time ratios T(L)/T(L₀) of SGD are drawn from the ODE's value at their first L).
 

@@ -23,7 +23,9 @@ from ..sgd import simulate
 from ..sgd.common import record_schedule
 from ..verdicts import DIFFERS, REPRODUCED, Verdict, check, combine, escaped_share, rate_verdict
 from .claim_text import HEADLINE_MAX, finite, percent, power_of_ten, signed, signed_percent
-from .common import (ProgressLog, crossing_time, learning_rate, problem_from_spec,
+from .. import escape
+from ..escape import crossing_time
+from .common import (ProgressLog, learning_rate, problem_from_spec,
                      seed_key)
 
 EXPERIMENT = "two_phases"
@@ -132,10 +134,16 @@ def gap_rate(dims, gaps, draws=None) -> dict:
 
 
 def summarise(config, load=load_result) -> dict:
-    """Escape times (mean m reaching the escape level) of SGD and ODE per case and d; the SGD–ODE gap of
-    the mean trajectory (:func:`trajectory_gap`, 95 % bootstrap interval over replicates) per case and
-    d, and its fall with d per case (:func:`gap_rate`; ``gap_fits``). ``load(stem)`` reads a result."""
-    level = config[EXPERIMENT]["escape_level"]
+    """Escape times of SGD and ODE per case and d: the ``curve`` escape of the config (crossing of
+    the replicate-mean curve; the ODE's crossing of the same level) and the replicates' own
+    crossings (their ``replicates`` statistic, with their median, standard error and spread); the
+    SGD–ODE gap of the mean trajectory (:func:`trajectory_gap`, 95 % bootstrap interval over
+    replicates) per case and d, and its fall with d per case (:func:`gap_rate`; ``gap_fits``).
+    ``load(stem)`` reads a result."""
+    escapes = escape.named(config[EXPERIMENT], EXPERIMENT)
+    level = escapes["curve"].value()
+    if escapes["replicates"].value() != level:
+        raise ValueError(f"config {EXPERIMENT}.escape: curve and replicates must share one level")
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
     rows, draws = [], {}
     for (case, d), stem in sorted(sgd_files.items()):
@@ -156,7 +164,7 @@ def summarise(config, load=load_result) -> dict:
             "t_escape_sgd_replicate_median": float(np.nanmedian(each)) if np.isfinite(each).any() else math.nan,
             "escaped_replicates": int(np.isfinite(each).sum()),
             # mean, standard error and spread of the replicates' own escape times (every replicate escaped)
-            "t_escape_sgd_replicate_mean": float(each.mean()) if complete else math.nan,
+            "t_escape_sgd_replicate_mean": escapes["replicates"].steps(t_sgd, overlap) if complete else math.nan,
             "t_escape_sgd_replicate_se": float(each.std(ddof=1) / math.sqrt(len(each))) if complete else math.nan,
             "t_escape_sgd_replicate_sd": float(each.std(ddof=1)) if complete else math.nan,
             "t_escape_ode": crossing_time(ode["t"], np.abs(ode["m"]), level),
@@ -196,7 +204,7 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
     cases = list(config[EXPERIMENT]["cases"])
     numbers = numbers if numbers is not None else summarise(config, load)
     fig, axes = new_figure(ncols=len(cases) + 1, nrows=2, width=WIDTH_DOUBLE, height=4.2, squeeze=False)
-    level = config[EXPERIMENT]["escape_level"]
+    level = escape.of(config[EXPERIMENT], EXPERIMENT, "curve").value()
     dim_colours = (BLACK, VERMILION, BLUE, SKY)
     all_dims = sorted({d for (_, d) in sgd_files})
     notes = []

@@ -130,13 +130,6 @@ def close_step(s0, s1, s2, s3, m, rho_u, a_sq, step, rest_shape, gamma_b, gamma_
 
 
 @njit(inline="always")
-def crossed(cross, overlap, threshold, step):
-    """The crossing step after ``step``: ``step`` if none is recorded yet and |overlap| ≥ threshold,
-    else ``cross``."""
-    return step if cross < 0 and abs(overlap) >= threshold else cross
-
-
-@njit(inline="always")
 def load_tied(stream, state, crossing):
     """A tied replicate's stream, state and crossing: ``(s0, s1, s2, s3, m, ρ, crossing)``."""
     s0, s1, s2, s3 = load(stream)

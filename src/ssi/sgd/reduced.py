@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from ..codes import LOSS_HALF_SQUARE, S_ATTENTION, S_FEEDFORWARD, S_MATCHED, T_CUSTOM, T_MIXTURE
+from ..escape import crossed
 from ..kernels import compiled_kernels, rebind, user_functions
 from ..links import (
     attention2_mixture_loss_and_grad,
@@ -159,8 +160,7 @@ def advance_tied(stream, state, n_steps, d, lr, pe, tcode, tparams, scode, spara
         for j in range(r):
             mu[j] *= inverse
         rho *= inverse
-        if crossing[0] < 0 and abs(mu[0]) >= threshold:
-            crossing[0] = step0 + t + 1
+        crossing[0] = crossed(crossing[0], mu[0], threshold, step0 + t + 1)
     state[r] = rho
     store(stream, s0, s1, s2, s3)
 
@@ -204,8 +204,7 @@ def advance_untied(stream, state, n_steps, d, lr, tcode, tparams, scode, sparams
                 rho[l] = abs(rho_u)
             norm += mu[l] * mu[l] + rho[l] * rho[l]
         m = renormalised_sum(mu, rho, norm)
-        if crossing[0] < 0 and abs(m / L) >= threshold:
-            crossing[0] = step0 + t + 1
+        crossing[0] = crossed(crossing[0], m / L, threshold, step0 + t + 1)
     store(stream, s0, s1, s2, s3)
 
 

@@ -36,7 +36,8 @@ from ..links import loss_factor
 from ..random_streams import gamma_constants, load, normal, store
 from ..softmax import attention2_mixture_from, attention2_row_exponentials, attention2_scalar
 from ..target_links import hermite_he
-from .feedforward import crossed, remainder
+from ..escape import crossed
+from .feedforward import remainder
 
 #: the target codes :func:`advance_tied2` takes: the mixture and the scalar targets defined at L = 2
 TARGETS = (T_LINEAR, T_HE_SUM, T_PRODUCT, T_DIFF, T_HE2_DIFF, T_MIXTURE, T_HE4_PLUS_DIFF, T_FIRST_SUM,

@@ -18,10 +18,10 @@ from numba import njit
 
 from ..codes import LOSS_HALF_SQUARE, R_TRACE, T_CUSTOM, T_MIXTURE
 from ..softmax import score_softmax, trace_softmax_vjp
+from ..escape import crossed
 from .feedforward import (
     close_step,
     constants,
-    crossed,
     descend,
     draw_tied,
     load_tied,

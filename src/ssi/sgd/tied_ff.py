@@ -16,10 +16,10 @@ import math
 import numpy as np
 from numba import njit
 
+from ..escape import crossed
 from .feedforward import (
     close_step,
     constants,
-    crossed,
     descend,
     draw_tied,
     gradient,

@@ -16,10 +16,10 @@ from numba import njit
 
 from ..codes import LOSS_HALF_SQUARE, T_HE_SUM
 from ..target_links import hermite_he
+from ..escape import crossed
 from .feedforward import (
     close_step,
     constants,
-    crossed,
     descend,
     load_tied,
     loss_scale,

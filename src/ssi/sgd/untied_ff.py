@@ -18,7 +18,8 @@ from numba import njit
 
 from ..random_streams import any_gamma, load, normal, store
 from ..target_links import hermite_he
-from .feedforward import constants, crossed, gradient, target_value
+from ..escape import crossed
+from .feedforward import constants, gradient, target_value
 
 
 @njit(inline="always")
