@@ -16,6 +16,7 @@ from pathlib import Path
 from snakemake.utils import min_version
 
 from ssi._interrupt import forward_interrupts
+from ssi._jit_cache import job_environment
 from ssi.experiments import preflight
 
 min_version("9.0")
@@ -39,6 +40,8 @@ CONFIG_OPTION = "" if CONFIGFILE == preflight.DEFAULT_CONFIG else f" --configfil
 
 # Ctrl-C also stops a job that Snakemake was starting as the signal came (src/ssi/_interrupt.py)
 forward_interrupts()
+# the jobs cache numba's compiled code in a folder keyed by the kernels' sources (src/ssi/_jit_cache.py)
+os.environ.update(job_environment())
 
 
 # the code inputs of the rules (imported_code)

@@ -10,6 +10,9 @@ need a completed quick run (``quick_cores2``, the killed-and-resumed run, the SL
 ``QUICK_RUN_MODULES``) run on one worker as one unit, so the quick run is made once, while the
 other worker takes the rest of the suite test by test.
 
+The tests' processes (this one and those it starts) cache numba's compiled code in the folder
+the workflow's jobs use (``NUMBA_CACHE_DIR``, set here unless already set).
+
 At session start, a /etc/slurm/slurm.conf left by a killed test cluster is removed
 (tests/support/slurm.remove_stale_conf): while it exists every Snakemake start waits ~9 s for
 its vanished controller.
@@ -17,8 +20,19 @@ its vanished controller.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
+
+#: the tests' processes cache numba's compiled code where the workflow's jobs do (keyed by the
+#: kernels' sources: ssi._jit_cache); read in a child process, since numba reads the setting when
+#: it is imported and this process imports ssi later
+if "NUMBA_CACHE_DIR" not in os.environ:
+    _key = subprocess.run([sys.executable, "-c", "from ssi._jit_cache import job_environment as e; print(e()['NUMBA_CACHE_DIR'])"],
+                          capture_output=True, text=True)
+    if _key.returncode == 0 and _key.stdout.strip():
+        os.environ["NUMBA_CACHE_DIR"] = _key.stdout.strip().splitlines()[-1]
 
 
 def pytest_sessionstart(session):
