@@ -47,8 +47,6 @@ os.environ.update(job_environment())
 # the code inputs of the rules (imported_code)
 include: "workflow/rules/code.smk"
 include: "workflow/rules/params.smk"
-# the plan of batched jobs (config key `batch`; workflow/rules/batch.smk)
-include: "workflow/rules/batch_plan.smk"
 
 # Job priorities (docs/performance.md, "Scheduling"): Snakemake starts the ready jobs whose
 # priorities add up highest; jobs of equal priority go in no set order.
@@ -71,9 +69,8 @@ if "authors" in config:
     include: "workflow/rules/reproducibility.smk"
     include: "workflow/rules/audit.smk"
 
-    #: what `snakemake` makes (rule all), and what a batched config groups into jobs
+    #: what `snakemake` makes (rule all)
     TARGETS = FIGURES + [f"{F}/MANIFEST.sha256", f"{F}/CLAIMS.md"] + AU_DOCS
-    include: "workflow/rules/batch.smk"
 
     rule all:
         default_target: True
@@ -98,9 +95,8 @@ else:
     include: "workflow/rules/reproducibility.smk"
     include: "workflow/rules/audit.smk"
 
-    #: what `snakemake` makes (rule all), and what a batched config groups into jobs
+    #: what `snakemake` makes (rule all)
     TARGETS = FIGURES + FIGURE_DATA + [f"{F}/MANIFEST.sha256", f"{F}/CLAIMS.md"] + REPORT_NUMBERS
-    include: "workflow/rules/batch.smk"
 
     rule all:
         default_target: True

@@ -46,7 +46,7 @@ def pytest_sessionstart(session):
 #: fixtures that make (or stand on) a whole quick run
 QUICK_RUN_FIXTURES = {"quick_cores2", "killed_cores1", "slurm_cluster"}
 #: the test modules that use them: with ``--dist loadgroup`` their tests form one unit of work
-QUICK_RUN_MODULES = {"test_audit_compute.py", "test_audit_levels.py", "test_batch.py", "test_notebooks.py",
+QUICK_RUN_MODULES = {"test_audit_compute.py", "test_audit_levels.py", "test_notebooks.py",
                      "test_report.py", "test_slurm.py", "test_workflow.py"}
 
 
