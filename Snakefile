@@ -16,6 +16,7 @@ from pathlib import Path
 from snakemake.utils import min_version
 
 from ssi._interrupt import forward_interrupts
+from ssi._jit_cache import job_environment
 from ssi.experiments import preflight
 
 min_version("9.0")
@@ -39,13 +40,13 @@ CONFIG_OPTION = "" if CONFIGFILE == preflight.DEFAULT_CONFIG else f" --configfil
 
 # Ctrl-C also stops a job that Snakemake was starting as the signal came (src/ssi/_interrupt.py)
 forward_interrupts()
+# the jobs cache numba's compiled code in a folder keyed by the kernels' sources (src/ssi/_jit_cache.py)
+os.environ.update(job_environment())
 
 
 # the code inputs of the rules (imported_code)
 include: "workflow/rules/code.smk"
 include: "workflow/rules/params.smk"
-# the plan of batched jobs (config key `batch`; workflow/rules/batch.smk)
-include: "workflow/rules/batch_plan.smk"
 
 # Job priorities (docs/performance.md, "Scheduling"): Snakemake starts the ready jobs whose
 # priorities add up highest; jobs of equal priority go in no set order.
@@ -69,9 +70,8 @@ if "authors" in config:
     include: "workflow/rules/verdicts.smk"
     include: "workflow/rules/audit.smk"
 
-    #: what `snakemake` makes (rule all), and what a batched config groups into jobs
+    #: what `snakemake` makes (rule all)
     TARGETS = FIGURES + [f"{F}/MANIFEST.sha256", f"{F}/CLAIMS.md"] + AU_DOCS
-    include: "workflow/rules/batch.smk"
 
     rule all:
         default_target: True
@@ -97,9 +97,8 @@ else:
     include: "workflow/rules/verdicts.smk"
     include: "workflow/rules/audit.smk"
 
-    #: what `snakemake` makes (rule all), and what a batched config groups into jobs
+    #: what `snakemake` makes (rule all)
     TARGETS = FIGURES + FIGURE_DATA + [f"{F}/MANIFEST.sha256", f"{F}/CLAIMS.md"] + REPORT_NUMBERS
-    include: "workflow/rules/batch.smk"
 
     rule all:
         default_target: True

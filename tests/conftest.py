@@ -11,6 +11,9 @@ fresh clone, the SLURM cluster:
 ``QUICK_RUN_MODULES``) run on one worker as one unit, so the quick run is made once, while the
 other worker takes the rest of the suite test by test.
 
+The tests' processes (this one and those it starts) cache numba's compiled code in the folder
+the workflow's jobs use (``NUMBA_CACHE_DIR``, set here unless already set).
+
 At session start, a /etc/slurm/slurm.conf left by a killed test cluster is removed
 (tests/support/slurm.remove_stale_conf): while it exists every Snakemake start waits ~9 s for
 its vanished controller.
@@ -18,8 +21,19 @@ its vanished controller.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
+
+#: the tests' processes cache numba's compiled code where the workflow's jobs do (keyed by the
+#: kernels' sources: ssi._jit_cache); read in a child process, since numba reads the setting when
+#: it is imported and this process imports ssi later
+if "NUMBA_CACHE_DIR" not in os.environ:
+    _key = subprocess.run([sys.executable, "-c", "from ssi._jit_cache import job_environment as e; print(e()['NUMBA_CACHE_DIR'])"],
+                          capture_output=True, text=True)
+    if _key.returncode == 0 and _key.stdout.strip():
+        os.environ["NUMBA_CACHE_DIR"] = _key.stdout.strip().splitlines()[-1]
 
 
 def pytest_sessionstart(session):
@@ -33,7 +47,7 @@ def pytest_sessionstart(session):
 #: fixtures that make (or stand on) a whole quick run
 QUICK_RUN_FIXTURES = {"quick_cores2", "killed_cores1", "interrupted_clone", "slurm_cluster"}
 #: the test modules that use them: with ``--dist loadgroup`` their tests form one unit of work
-QUICK_RUN_MODULES = {"test_audit_compute.py", "test_audit_levels.py", "test_batch.py", "test_notebooks.py",
+QUICK_RUN_MODULES = {"test_audit_compute.py", "test_audit_levels.py", "test_notebooks.py",
                      "test_report.py", "test_resume.py", "test_slurm.py", "test_workflow.py"}
 
 

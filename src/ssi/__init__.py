@@ -2,36 +2,24 @@
 
 Public API (README "API"): Problem, simulate, integrate_ode, escape_time, population_loss, sie.
 """
-from ._frame_stack import install_on_first_compile
-from ._interrupt import exit_promptly_in_jobs
-from ._jit_cache import package_cache
-
-# in a workflow job only: Ctrl-C ends the job within seconds even inside a numba compilation
-exit_promptly_in_jobs()
-# a process that compiles (cold numba cache) keeps the interpreter's frame-stack chunks instead
-# of mapping and unmapping one at every call across a chunk boundary (ssi/_frame_stack.py)
-install_on_first_compile()
-
-# every module that defines numba-jitted functions is imported inside this block (and listed
-# in _jit_cache.JITTED) so that its compiled code is cached under a folder keyed by the sources
-# it can depend on (see _jit_cache)
-with package_cache():
-    from . import escape  # noqa: F401
-    from . import random_streams  # noqa: F401
-    from . import softmax  # noqa: F401
-    from . import target_links  # noqa: F401
-    from . import links  # noqa: F401
-    from . import kernels  # noqa: F401
-    from . import phase  # noqa: F401
-    from . import population  # noqa: F401
-    from .sgd import feedforward  # noqa: F401
-    from .sgd import tied2  # noqa: F401
-    from .sgd import tied_attention  # noqa: F401
-    from .sgd import tied_ff  # noqa: F401
-    from .sgd import tied_matched  # noqa: F401
-    from .sgd import untied_ff  # noqa: F401
-    from .sgd import reduced  # noqa: F401
-    from . import sie2_escape  # noqa: F401
+# the modules that define numba-jitted functions (listed in _jit_cache.JITTED, the sources the
+# workflow's numba cache folder is keyed by); importing the package sets nothing else up
+from . import escape  # noqa: F401
+from . import random_streams  # noqa: F401
+from . import softmax  # noqa: F401
+from . import target_links  # noqa: F401
+from . import links  # noqa: F401
+from . import kernels  # noqa: F401
+from . import phase  # noqa: F401
+from . import population  # noqa: F401
+from .sgd import feedforward  # noqa: F401
+from .sgd import tied2  # noqa: F401
+from .sgd import tied_attention  # noqa: F401
+from .sgd import tied_ff  # noqa: F401
+from .sgd import tied_matched  # noqa: F401
+from .sgd import untied_ff  # noqa: F401
+from .sgd import reduced  # noqa: F401
+from . import sie2_escape  # noqa: F401
 
 from . import authors  # noqa: F401  (the authors' conventions and names)
 from .hermite import sie

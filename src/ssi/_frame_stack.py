@@ -21,10 +21,11 @@ every other size go straight to ``munmap``, so blocks mapped before the switch a
 the new functions exactly as by the old ones. The interpreter initialises every frame it puts
 on a chunk, so a reused chunk needs no clearing (the upstream fix reuses chunks the same way).
 
-Only compilations suffer, and a warm numba cache compiles nothing: :func:`install_on_first_compile`
-(called on ``import ssi``) installs the cache when numba starts its first compilation in the
-process, so that a job whose kernels load from the cache pays nothing. Set ``SSI_FRAME_STACK_CACHE=0``
-to keep CPython's allocator (the cache changes no number, only the time a compilation takes).
+A job of the workflow installs the cache by calling :func:`install` at its start
+(:func:`ssi.job_process.start_job`); importing :mod:`ssi` installs nothing. The two functions are
+cached by numba like the kernels, so a job whose kernels load from the cache pays only their
+loading. Set ``SSI_FRAME_STACK_CACHE=0`` to keep CPython's allocator (the cache changes no
+number, only the time a compilation takes).
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ import warnings
 
 import numpy as np
 
-__all__ = ["install", "install_on_first_compile", "installed", "supported"]
+__all__ = ["install", "installed", "supported"]
 
 #: the size of a frame-stack chunk (CPython's DATA_STACK_CHUNK_SIZE, 3.11-3.13)
 CHUNK = 16 * 1024
@@ -46,9 +47,15 @@ SLOTS = 8
 #: environment variable: "0" keeps CPython's own allocator
 ENABLE = "SSI_FRAME_STACK_CACHE"
 
+_PROT, _FLAGS = mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | getattr(mmap, "MAP_ANONYMOUS", 0)
+#: what mmap returns on failure, (void *) -1
+_MAP_FAILED = int(np.iinfo(np.uintp).max)
+#: the C functions mmap and munmap, as numba types (set by _compile_allocator)
+_C_MMAP = _C_MUNMAP = None
+
 #: slot 0: how many chunks are kept; slots 1..SLOTS: their addresses (the allocator's context)
 _kept = np.zeros(SLOTS + 1, dtype=np.uintp)
-_state = {"tried": False, "installed": False, "listener": None}
+_state = {"tried": False, "installed": False}
 
 
 class _ArenaAllocator(ctypes.Structure):
@@ -70,33 +77,32 @@ def installed() -> bool:
 
 
 def _compile_allocator():
-    """The two native functions of the allocator (compiled on demand: numba's compiler is only
-    loaded by a process that compiles anyway)."""
+    """The two native functions of the allocator (compiled, or loaded from numba's cache, on demand)."""
     from numba import carray, cfunc, types
 
-    prot, flags = mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
-    map_failed = np.iinfo(np.uintp).max   # (void *) -1
-    c_mmap = types.ExternalFunction(
+    # globals, not closure variables: numba keys a cached function by its closure's contents
+    global _C_MMAP, _C_MUNMAP
+    _C_MMAP = types.ExternalFunction(
         "mmap", types.uintp(types.uintp, types.uintp, types.intc, types.intc, types.intc, types.int64))
-    c_munmap = types.ExternalFunction("munmap", types.intc(types.uintp, types.uintp))
+    _C_MUNMAP = types.ExternalFunction("munmap", types.intc(types.uintp, types.uintp))
 
-    @cfunc(types.uintp(types.voidptr, types.uintp))
+    @cfunc(types.uintp(types.voidptr, types.uintp), cache=True)
     def alloc(ctx, size):
         kept = carray(ctx, SLOTS + 1, dtype=np.uintp)
         if size == CHUNK and kept[0] > 0:
             kept[0] -= 1
             return kept[1 + kept[0]]
-        address = c_mmap(0, size, prot, flags, -1, 0)
-        return 0 if address == map_failed else address
+        address = _C_MMAP(0, size, _PROT, _FLAGS, -1, 0)
+        return 0 if address == _MAP_FAILED else address
 
-    @cfunc(types.void(types.voidptr, types.uintp, types.uintp))
+    @cfunc(types.void(types.voidptr, types.uintp, types.uintp), cache=True)
     def free(ctx, address, size):
         kept = carray(ctx, SLOTS + 1, dtype=np.uintp)
         if size == CHUNK and kept[0] < SLOTS:
             kept[1 + kept[0]] = address
             kept[0] += 1
             return
-        c_munmap(address, size)
+        _C_MUNMAP(address, size)
 
     return alloc, free
 
@@ -105,7 +111,7 @@ def install() -> bool:
     """Replace the interpreter's arena allocator by the chunk-keeping one (once per process).
 
     The cache only saves time: if its two functions cannot be compiled, CPython's allocator stays,
-    with a warning, and the compilation that asked for the cache goes on.
+    with a warning, and the job goes on.
 
     Returns
     -------
@@ -127,19 +133,3 @@ def install() -> bool:
     _state["installed"] = True
     return True
 
-
-def install_on_first_compile() -> None:
-    """Install the cache as numba starts the process's first compilation (none: nothing done)."""
-    if _state["listener"] is not None or not supported():
-        return
-    from numba.core import event
-
-    class _FirstCompile(event.Listener):
-        def on_start(self, ev):
-            install()
-
-        def on_end(self, ev):
-            pass
-
-    _state["listener"] = _FirstCompile()
-    event.register("numba:compile", _state["listener"])

@@ -6,7 +6,7 @@ to end (its local executor does not signal them). A job whose process was starte
 while the signal was being delivered (Snakemake's worker thread was launching it) never
 receives it and runs to its end, minutes for a paper-scale job, with Snakemake waiting.
 
-:func:`forward_interrupts`, called once in the Snakemake process (``common.smk``), wraps
+:func:`forward_interrupts`, called once in the Snakemake process (the Snakefile), wraps
 the SIGINT handler: Snakemake's own behaviour is unchanged (KeyboardInterrupt), and a
 daemon thread sends SIGINT, for the next ``grace`` seconds, to every process started by
 Snakemake that has not had it yet. A job ends on SIGINT within a fraction of a second
@@ -17,8 +17,9 @@ One phase does not return to the interpreter for long: numba's compilation of a 
 cache), whose LLVM passes are single native calls — seconds alone, minutes on a loaded machine
 (measured: a first job still busy 12 s after SIGINT, 2 cores at load 8). Python runs its SIGINT
 handler only between bytecodes, so such a job, and Snakemake waiting for it, ignored Ctrl-C for
-that long. :func:`exit_promptly_in_jobs` (called on ``import ssi``, active only in processes
-started under the workflow's Snakemake, which sets ``SSI_WORKFLOW_PID``) therefore also watches
+that long. :func:`exit_promptly_in_jobs` (called at the top of each job script through
+:func:`ssi.job_process.start_job`, active only in processes started under the workflow's
+Snakemake, which sets ``SSI_WORKFLOW_PID``; importing :mod:`ssi` never calls it) therefore watches
 for SIGINT from a thread, through :func:`signal.set_wakeup_fd`, which the interpreter writes to
 as the signal arrives, whatever the main thread is doing: SIGINT still raises KeyboardInterrupt
 (atomic writes clean up), and a job still alive ``grace`` seconds later ends with exit code 130.

@@ -47,8 +47,8 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-import numba
 from numba import njit
+from numba.extending import is_jitted
 
 
 #: step of the complex-step derivative (no subtraction: any tiny step is exact to rounding)
@@ -68,7 +68,7 @@ def _name_of(fun) -> str:
 
 def jit_of(fun):
     """``fun`` itself when it is a numba dispatcher (``@njit``), else ``njit(fun)`` (compiled on first call)."""
-    return fun if isinstance(fun, numba.core.registry.CPUDispatcher) else njit(fun)
+    return fun if is_jitted(fun) else njit(fun)
 
 
 def _first_line(err) -> str:

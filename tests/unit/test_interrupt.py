@@ -79,10 +79,12 @@ def test_reduced_engine_runs_in_bounded_chunks(monkeypatch):
 
 #: a workflow job deaf to SIGINT (its main thread in a native call that does not return on a
 #: signal: here SIGINT is blocked in the main thread during a sleep, as in an LLVM pass of a
-#: numba compilation); ``import ssi`` installs the watch since SSI_WORKFLOW_PID names another process
+#: numba compilation); its set-up installs the watch since SSI_WORKFLOW_PID names another process
 DEAF_JOB = textwrap.dedent("""
     import signal, time
     from ssi import _interrupt
+    from ssi.job_process import start_job
+    start_job()
     print(_interrupt._watching, flush=True)
     signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])      # the watch thread still gets it
     time.sleep(120)
@@ -121,10 +123,12 @@ def test_a_job_busy_in_native_code_ends_within_the_grace_period():
 @pytest.mark.parametrize("owner", [None, "self"])
 def test_no_watch_outside_the_workflow(owner):
     """Outside a workflow job (SSI_WORKFLOW_PID unset, or naming this very process: the Snakemake
-    process itself) nothing is installed: importing ssi in a notebook or a script leaves Ctrl-C alone."""
+    process itself) even the job set-up installs nothing: a job script run by hand leaves Ctrl-C
+    alone. (``import ssi`` never installs it: tests/unit/test_import_side_effects.py.)"""
     code = "import os\n"
     if owner == "self":
         code += f"os.environ[{WORKFLOW_PID!r}] = str(os.getpid())\n"
-    code += "import ssi\nfrom ssi import _interrupt\nprint(_interrupt._watching, _interrupt.exit_promptly_in_jobs())\n"
+    code += ("import ssi\nfrom ssi import _interrupt\nfrom ssi.job_process import start_job\nstart_job()\n"
+             "print(_interrupt._watching, _interrupt.exit_promptly_in_jobs())\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_environment(), timeout=120)
     assert out.stdout.split() == ["False", "False"], (out.stdout, out.stderr)

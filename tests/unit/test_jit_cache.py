@@ -1,5 +1,7 @@
-"""The numba cache folder (src/ssi/_jit_cache.py) is keyed by the sources that compiled code can
-depend on: the modules that define jitted functions and what they import from the package."""
+"""The numba cache folder of the workflow's jobs (src/ssi/_jit_cache.py) is keyed by the sources
+that compiled code can depend on: the modules that define jitted functions and what they import
+from the package. It is set through numba's own ``NUMBA_CACHE_DIR``; a plain ``import ssi`` keeps
+numba's default (next to the sources)."""
 from __future__ import annotations
 
 import json
@@ -19,22 +21,24 @@ def _name(path: Path) -> str:
     return ".".join(("ssi", *path.relative_to(SRC).with_suffix("").parts))
 
 
-def test_every_module_with_jitted_code_in_the_package_cache_is_keyed():
-    """JITTED lists exactly the modules imported inside ``package_cache()`` in ssi/__init__.py, and
-    every module of the package that defines a cached jitted function is one of them, except
-    ssi.experiments.authors_phase_basis and authors_phase_rule (numba's own cache, next to the file;
-    not part of the key)."""
+def test_every_module_with_jitted_code_is_keyed():
+    """Every module of the package that defines a cached jitted function is in JITTED (and
+    imported by ssi/__init__.py), except ssi.experiments.authors_phase_basis and
+    authors_phase_rule, which import only keyed modules (numba's own stamp of their file covers
+    their edits)."""
     init = (SRC / "__init__.py").read_text()
-    block = init.split("with package_cache():", 1)[1].split("\n\n", 1)[0]
     imported = set()
-    for line in block.splitlines():
-        m = re.match(r"\s*from \.(\w*)\s+import (\w+)", line)
+    for line in init.splitlines():
+        m = re.match(r"from \.(\w*)\s+import (\w+)", line)
         if m:
             imported.add(".".join(p for p in ("ssi", m[1], m[2]) if p))
-    assert imported == set(_jit_cache.JITTED)
+    assert set(_jit_cache.JITTED) <= imported
     defining = {_name(p) for p in SRC.rglob("*.py") if re.search(r"^\s*@(numba\.)?n?jit\b", p.read_text(), re.M)}
     assert defining - set(_jit_cache.JITTED) == {"ssi.experiments.authors_phase_basis",
                                                  "ssi.experiments.authors_phase_rule"}
+    for module in defining - set(_jit_cache.JITTED):
+        keyed = {_name(p) for p in _jit_cache.source_files()} | defining
+        assert source_graph.direct_imports(module) <= keyed, module
 
 
 def test_key_covers_the_imports_of_the_kernels_and_nothing_downstream():
@@ -106,24 +110,43 @@ import json, numpy as np
 from ssi import links
 links.batch_target(0, np.zeros(4), np.zeros((3, 2)), 1)
 d = links.batch_target
-print(json.dumps({"path": d._cache._cache_path, "hits": sum(d.stats.cache_hits.values()),
-                  "misses": sum(d.stats.cache_misses.values())}))
+print(json.dumps({"hits": sum(d.stats.cache_hits.values()), "misses": sum(d.stats.cache_misses.values())}))
 """
 
 
-def test_another_checkout_of_the_same_sources_loads_the_compiled_code(tmp_path):
-    """Two copies of the package in different folders (a fresh clone, a test's copy) share one
-    cache folder: the first compiles a kernel and writes it, the second loads it (a cache hit, no
-    compilation), from the same sub-folder named after the package, not the copy's path."""
-    cache = tmp_path / "cache"
-    runs = []
-    for copy in ("first", "second"):
-        shutil.copytree(SRC, tmp_path / copy / "ssi", ignore=shutil.ignore_patterns("__pycache__"))
-        env = {**os.environ, "PYTHONPATH": str(tmp_path / copy), "SSI_NUMBA_CACHE": str(cache)}
-        out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True,
-                             check=True, cwd=tmp_path).stdout
-        runs.append(json.loads(out.splitlines()[-1]))
-    first, second = runs
+def _probe(copy: Path, **env: str) -> dict:
+    """Cache hits and misses of one kernel in a fresh process running the package copied at ``copy``."""
+    env = {**{k: v for k, v in os.environ.items() if k != _jit_cache.NUMBA_CACHE_DIR},
+           "PYTHONPATH": str(copy), **env}
+    out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, check=True,
+                         cwd=copy.parent).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def _index_files(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("links.*.nbi"))
+
+
+def test_jobs_cache_under_the_keyed_folder_and_import_alone_keeps_numbas_default(tmp_path, monkeypatch):
+    """With job_environment() (what the Snakefile gives its jobs) a first process compiles a
+    kernel into cache_dir() and a second loads it (a cache hit); without it, numba caches next
+    to the sources (__pycache__) as it does for any package, and nothing is written under the
+    package's cache folder."""
+    shutil.copytree(SRC, tmp_path / "job" / "ssi", ignore=shutil.ignore_patterns("__pycache__"))
+    root = tmp_path / "cache"
+    env = {"SSI_NUMBA_CACHE": str(root)}
+    monkeypatch.setenv("SSI_NUMBA_CACHE", str(root))
+    keyed = _jit_cache.job_environment()
+    assert keyed == {"NUMBA_CACHE_DIR": str(root / _jit_cache.source_hash())}
+    first, second = _probe(tmp_path / "job", **env, **keyed), _probe(tmp_path / "job", **env, **keyed)
     assert (first["hits"], first["misses"]) == (0, 1), first
     assert (second["hits"], second["misses"]) == (1, 0), second
-    assert first["path"] == second["path"] == str(cache / _jit_cache.source_hash() / "ssi")
+    assert _index_files(root / _jit_cache.source_hash())
+    assert not _index_files(tmp_path / "job")
+
+    shutil.copytree(SRC, tmp_path / "plain" / "ssi", ignore=shutil.ignore_patterns("__pycache__"))
+    plain_root = tmp_path / "plain-cache"
+    plain = _probe(tmp_path / "plain", SSI_NUMBA_CACHE=str(plain_root))
+    assert (plain["hits"], plain["misses"]) == (0, 1), plain
+    assert _index_files(tmp_path / "plain" / "ssi" / "__pycache__")
+    assert not plain_root.exists()

@@ -80,7 +80,7 @@ def test_quick_workflow_through_slurm(slurm_cluster, quick_cores2, tmp_path_fact
     in snakemake's output, and a job log .snakemake/slurm_logs/rule_<rule>/<wildcards>/<jobid>.log
     in which the job finished) and the localrules (numbers, plot) ran on the submitting node; the
     result files and figures are byte-identical to those of a local `--cores 2` run of the quick
-    config, batched, in another folder (the session's ``quick_cores2``, tests/conftest.py). That the other
+    config in another folder (the session's ``quick_cores2``, tests/conftest.py). That the other
     families' numbers and plots stay local too is checked from their declarations below.
     (Before, the whole quick config ran through SLURM: 5–10 min, most of it the executor
     plugin's status-check back-off, for the same checks.)"""
@@ -89,8 +89,7 @@ def test_quick_workflow_through_slurm(slurm_cluster, quick_cores2, tmp_path_fact
     workdir = make_workdir(tmp_path_factory.mktemp("quick_slurm"))
     start = time.monotonic()
     # the targets first: --configfile and --default-resources take every word after them
-    # one job per point, as on a cluster at paper scale (the quick config batches its jobs)
-    proc = snakemake(workdir, *TARGETS, "--profile", PROFILE, "--configfile", QUICK, "--config", "batch=False",
+    proc = snakemake(workdir, *TARGETS, "--profile", PROFILE, "--configfile", QUICK,
                      *cluster_options(slurm_cluster.partition), timeout=900)
     seconds = time.monotonic() - start
     out = proc.stdout

@@ -5,6 +5,10 @@
 # results/authors/authors/candidates_<family>.{npz,json}.
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import authors_candidates
 from ssi.experiments.job_config import section_config
 

@@ -4,6 +4,10 @@
 # ssi.experiments.authors_summary), from the committed numbers.
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 import os
 from pathlib import Path
 

@@ -6,6 +6,10 @@
 # (authors_forecast_worst_case).
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import authors
 from ssi.experiments.job_config import section_config
 from ssi.io import atomic_write_text

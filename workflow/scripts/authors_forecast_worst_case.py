@@ -4,6 +4,10 @@
 # The first job of the run, so that the worst case shows before the SGD jobs start.
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import authors
 from ssi.experiments.job_config import section_config
 from ssi.io import atomic_write_text

@@ -2,6 +2,10 @@
 # # The authors' experiments: key numbers
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import authors
 from ssi.experiments.audit import write_numbers
 

@@ -2,6 +2,10 @@
 # # The authors' phase-diagram rule vs ours (C5): one (a, ω) grid, both rules, refined disagreements
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import authors_phase as ap
 from ssi.experiments.semantic_positional import read_landscape
 

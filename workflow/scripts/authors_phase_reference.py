@@ -2,6 +2,10 @@
 # # The authors' phase-diagram rule vs ours (C5): reference derivatives at the corners and the origin
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import authors_phase as ap
 from ssi.experiments.job_config import section_config
 

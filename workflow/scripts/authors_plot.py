@@ -2,6 +2,10 @@
 # # The authors' experiments: one figure per experiment file
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import authors
 from ssi.experiments.figure_data import numbers_from_json
 

@@ -5,6 +5,10 @@
 # Output: results/authors/protocols.{npz,json}.
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments.authors_protocols import protocols
 
 protocols(snakemake.params.protocols, snakemake.output[0].removesuffix(".npz"), snakemake.log[0])  # noqa: F821

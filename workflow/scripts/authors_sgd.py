@@ -2,6 +2,10 @@
 # # The authors' experiments: SGD replicates of one job (points of one student, or a replicate block)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import authors
 from ssi.experiments.job_config import section_config
 

@@ -2,6 +2,10 @@
 # # The claims table: each claim of the paper next to what this repository measured, read from the verdict file
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 import os
 
 from ssi import verdicts

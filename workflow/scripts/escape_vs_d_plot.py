@@ -2,6 +2,10 @@
 # # Escape time vs d (C1): the figure
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import escape_vs_d
 from ssi.experiments.figure_data import numbers_from_json
 

@@ -2,6 +2,10 @@
 # # An executed copy of notebooks/<result>.py (ssi.experiments.notebook_build)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 import tempfile
 from pathlib import Path
 

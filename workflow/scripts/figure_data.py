@@ -2,6 +2,10 @@
 # # Figure data: the arrays a result's figures draw, for the notebooks (ssi.experiments.figure_data)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments.figure_data import extract
 
 out = snakemake.output  # noqa: F821

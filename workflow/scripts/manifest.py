@@ -2,6 +2,10 @@
 # # The manifest: SHA-256 of every figure and numbers file of the config (checked by `audit`)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 import os
 
 from ssi.experiments.audit import write_manifest

@@ -2,6 +2,10 @@
 # # Positional encoding (C3): key numbers (SIEs, Hessians, escape steps, fitted exponents)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import positional
 from ssi.experiments.audit import write_numbers
 

@@ -3,6 +3,10 @@
 # Run by Snakemake (`script:`); all the work is in `ssi.experiments.semantic_positional`.
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 import numba
 
 from ssi.experiments import semantic_positional as sp

@@ -2,6 +2,10 @@
 # # Semantic vs positional (C5): one group of seeds of the long run in the misaligned region
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import semantic_positional as sp
 from ssi.experiments.job_config import section_config
 

@@ -2,6 +2,10 @@
 # # Semantic vs positional (C5): key numbers (region areas, switch ω per d, long-run end points)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import semantic_positional as sp
 from ssi.experiments.audit import write_numbers
 

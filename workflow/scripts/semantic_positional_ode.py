@@ -2,6 +2,10 @@
 # # Semantic vs positional (C5): ODE end points per ω and d, and the long-run ODE trajectory
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import semantic_positional as sp
 from ssi.experiments.job_config import section_config
 

@@ -2,6 +2,10 @@
 # # Semantic vs positional (C5): the three figures (diagram, transition, long run)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import semantic_positional as sp
 from ssi.experiments.figure_data import numbers_from_json
 

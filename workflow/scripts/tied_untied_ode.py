@@ -2,6 +2,10 @@
 # # Tied vs untied (C4): the ODE of one case — best η per (network, L) and escape steps
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import tied_untied
 from ssi.experiments.job_config import point_config
 

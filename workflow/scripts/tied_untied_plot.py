@@ -2,6 +2,10 @@
 # # Tied vs untied (C4): the four figures (escape vs L, gain vs L, null cases, attention)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import tied_untied
 from ssi.experiments.figure_data import numbers_from_json
 

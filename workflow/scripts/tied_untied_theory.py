@@ -2,6 +2,10 @@
 # # C4 theory: the reduced SIE-2 ODE on the L grids (best η, escape times, attention coefficients)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import tied_untied_theory
 from ssi.experiments.job_config import section_config
 

@@ -2,6 +2,10 @@
 # # C4 theory: key numbers (exponents per student and per comparison, SGD beside the ODE, the answer)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import tied_untied_theory, tied_untied_theory_docs
 from ssi.experiments.audit import write_numbers
 

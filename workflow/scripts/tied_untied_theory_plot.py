@@ -2,6 +2,10 @@
 # # C4 theory: gain against L, reduced ODE with the asymptotic laws and the SGD measurements
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import tied_untied_theory_figure
 from ssi.experiments.figure_data import numbers_from_json
 

@@ -2,6 +2,10 @@
 # # Two phases (C2, C6): key numbers (escape times, SGD and ODE)
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import two_phases
 from ssi.experiments.audit import write_numbers
 

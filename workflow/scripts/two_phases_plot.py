@@ -2,6 +2,10 @@
 # # Two phases (C2, C6): the figure
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import two_phases
 from ssi.experiments.figure_data import numbers_from_json
 

@@ -3,6 +3,10 @@
 # Run by Snakemake (`script:`); all the work is in `ssi.experiments.two_phases`.
 
 # %%
+from ssi.job_process import start_job
+
+start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
+
 from ssi.experiments import two_phases
 from ssi.experiments.job_config import point_config
 
