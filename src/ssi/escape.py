@@ -152,6 +152,10 @@ class Escape:
         return float(steps[-1]) if self.censored and math.isinf(t) else t
 
 
+#: the authors' escape: the seed-mean overlap (|m|; untied: the RMS over tokens) first reaching 2/√d
+AUTHORS = Escape(2, "authors", "mean_curve", per_sqrt_d=True)
+
+
 def parse_level(value, key: str):
     """``(level, per_sqrt_d)`` from a config value: a number, or ``"k/sqrt(d)"`` (also ``"k/√d"``)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):

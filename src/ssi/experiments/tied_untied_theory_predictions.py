@@ -21,6 +21,7 @@ import json
 import math
 
 from .. import sie2_escape as se
+from ..escape import AUTHORS
 
 #: the learning-rate rule of a prediction at the η minimising the ODE's escape time
 ODE_BEST = "the ODE's best η"
@@ -37,8 +38,8 @@ STUDENTS = ("tied", "untied", "attention")
 
 
 def authors_level(d: int) -> float:
-    """The authors' escape level 2/√d."""
-    return 2 / math.sqrt(d)
+    """The authors' escape level at dimension ``d`` (:data:`ssi.escape.AUTHORS`)."""
+    return AUTHORS.value(d)
 
 
 def key(target: str, student: str, L: int, d: int, level: float, m0: float, lr=ODE_BEST,
