@@ -453,10 +453,10 @@ def escape_time(problem, d: int, lr: float, threshold: float, m0: float | None =
         to ``give_up_below``, or if the state settled below the threshold; ``.reason`` says which.
     """
     check_number("d", d, low=0, low_open=True)             # problem, lr, m0, e0, t_max: in integrate_ode
-    check_number("threshold", threshold, low=0, high=1, low_open=True)
-    m0 = d ** -0.5 if m0 is None else m0
     if isinstance(threshold, Escape):
         threshold = threshold.value(d)
+    check_number("threshold", threshold, low=0, high=1, low_open=True)
+    m0 = d ** -0.5 if m0 is None else m0
     kwargs.setdefault("stop_when_settled", True)
     sol = integrate_ode(problem, lr, m0, e0, t_max, threshold=threshold, stop_at_threshold=True,
                         **kwargs)
