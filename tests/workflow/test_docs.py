@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from support.repo_files import tracked_files
+
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = {".png", ".pdf", ".npz", ".gz", ".zip", ".jpg", ".jpeg", ".svg"}
 THEORY_SECTIONS = ("Model and conventions", "Sufficient statistics and population loss",
@@ -31,17 +33,7 @@ THEORY_SECTIONS = ("Model and conventions", "Sufficient statistics and populatio
                    "Semantic and positional phases", "The authors' conventions")
 
 
-def tracked_files() -> list[Path]:
-    try:
-        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
-        files = [ROOT / p for p in out.decode().split("\0") if p]
-    except (OSError, subprocess.CalledProcessError):       # not a git checkout (e.g. a tarball)
-        skip = {".git", ".venv", "results", ".snakemake", "__pycache__", ".pytest_cache"}
-        files = [p for p in ROOT.rglob("*") if p.is_file() and not skip & set(p.relative_to(ROOT).parts)]
-    return [p for p in files if p.is_file()]
-
-
-FILES = tracked_files()
+FILES = tracked_files(ROOT)
 MARKDOWN = [p for p in FILES if p.suffix == ".md"]
 
 
