@@ -188,7 +188,7 @@ def test_summary_c6_plots_the_statistic_of_its_verdict(monkeypatch, tmp_path):
     assert drawn == expected
     legend = " ".join(t.get_text() for t in panel.get_legend().get_texts())
     assert "r$ = 0.50 [0.45, 0.55]" in legend and "r$ = 0.00 [-0.05, 0.05]" in legend
-    assert "SIE 3 not compared: 9/16 escaped" in legend
+    assert "SIE 3 not compared (9/16 escaped)" in legend
     c6 = next(r for r in rows if r["claim"] == "C6")
     assert panel.get_title() == f"C6: {c6['verdict']}"
 

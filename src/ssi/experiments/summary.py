@@ -126,8 +126,8 @@ def _gap_panel(ax, row, numbers):
         rows = sorted((r for r in numbers["rows"] if r["case"] == fit["case"]), key=lambda r: r["d"])
         name = fit["case"].upper().replace("SIE", "SIE ")
         if isinstance(fit.get("excluded"), str):
-            left_out.append(f"{name} not compared: " + ", ".join(
-                f"{r['escaped_replicates']}/{r['replicates']} escaped" for r in rows))
+            left_out.append(f"{name} not compared (" + ", ".join(
+                f"{r['escaped_replicates']}/{r['replicates']}" for r in rows) + " escaped)")
             continue
         d = np.array([r["d"] for r in rows], dtype=float)
         gap = np.array([r["gap_sup"] for r in rows])
@@ -165,7 +165,7 @@ def _gap_panel(ax, row, numbers):
     ax.set_ylabel("SGD − ODE gap of the mean |m|\n(sup over t)", fontsize=6.5)
     ax.tick_params(labelsize=6.5)
     ax.legend(handles, labels, fontsize=6, loc="upper right", frameon=False, handletextpad=0.4,
-              title="gap ∝ $d^{-r}$, $r$ with its 95 % interval", title_fontsize=6)
+              title="gap ∝ $d^{-r}$ (95 %)", title_fontsize=6)
 
 
 def _legend(fig, rows):
@@ -218,7 +218,7 @@ def plot(rows: list[dict], numbers: dict, out_paths) -> None:
         raise ValueError(f"claim rows carry verdict {bad}; allowed: {', '.join(VERDICTS)}")
     rows = sorted(rows, key=claim_number)
     gap_rows = [r for r in rows if r["claim"] == GAP_CLAIM]
-    fig, (board, gap) = new_figure(ncols=2, width=WIDTH, height=HEIGHT, gridspec_kw={"width_ratios": [1.1, 1]})
+    fig, (board, gap) = new_figure(ncols=2, width=WIDTH, height=HEIGHT, gridspec_kw={"width_ratios": [1, 1.2]})
     fig.get_layout_engine().set(wspace=0.12)
     _board(board, rows)
     if gap_rows and GAP_RESULT in numbers:
