@@ -162,10 +162,10 @@ def _gap_panel(ax, row, numbers):
     ax.xaxis.set_minor_formatter(plt.NullFormatter())
     ax.yaxis.set_minor_formatter(plt.NullFormatter())
     ax.set_xlabel(label("d"), fontsize=6.5)
-    ax.set_ylabel("SGD − ODE gap of the mean |m|\n(sup over t)", fontsize=6.5)
-    ax.tick_params(labelsize=6.5)
+    ax.set_ylabel("largest gap between the SGD\nmean |m| and the ODE's", fontsize=6.5)
+    ax.tick_params(labelsize=7.5)           # its superscripts at 0.7 of it: above 5 pt
     ax.legend(handles, labels, fontsize=6, loc="upper right", frameon=False, handletextpad=0.4,
-              title="gap ∝ $d^{-r}$ (95 %)", title_fontsize=6)
+              title="fall with d: rate r (95 %)", title_fontsize=6)
 
 
 def _legend(fig, rows):
