@@ -31,7 +31,7 @@ import yaml
 
 from support.slurm import PACKAGES, ClusterError, SlurmCluster, missing_binaries
 from support.facilities import in_ci, require
-from support.quickrun import QUICK, figure_hashes, job_counts, make_workdir, result_dirs, sha256, snakemake
+from support.quickrun import QUICK, figure_hashes, job_counts, make_workdir, quick_config, result_dirs, sha256, snakemake
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILE = "workflow/profiles/slurm"
@@ -123,7 +123,10 @@ def test_quick_workflow_through_slurm(slurm_cluster, quick_cores2, tmp_path_fact
     assert made == {name: local["hashes"][name] for name in made}
     ours, theirs = (result_dirs(w)[0] / "two_phases" for w in (workdir, local["workdir"]))
     npz = sorted(p.name for p in ours.glob("*.npz"))
-    assert len(npz) == 4, npz
+    # an ODE and an SGD file per case and dimension of the quick config's C6
+    cases = quick_config()["two_phases"]["cases"]
+    assert npz == sorted(f"{kind}_{case}_d{d}.npz" for case, spec in cases.items() for d in spec["dims"]
+                         for kind in ("ode", "sgd")), npz
     for name in npz:
         assert sha256(ours / name) == sha256(theirs / name), f"{name}: SLURM and local results differ"
 
