@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import re
 import os
 from pathlib import Path
 
@@ -81,6 +82,25 @@ REGION_COLOURS = ("#A9D4F2",   # 000 unique semantic minimum
                   "#4D4D4D",   # 101 positional global + semantic local, semantic dynamics
                   "#CC79A7",   # 011 semantic global + positional local, misaligned dynamics
                   "#009E73")   # 111 positional global + semantic local minimum
+
+#: The visual grammar: what each kind of mark means, the same in every figure (docs/figures.md).
+#:
+#: * SGD: markers with error bars, never joined (:data:`SGD_STYLE`), in the colour of what it is;
+#: * the ODE: a solid line (:data:`ODE_STYLE`), in the colour of what it is (:data:`COLOURS`
+#:   ``"ode"`` where one SGD is compared with its ODE);
+#: * the paper's law: a grey dashed line (:data:`LAW_STYLE`);
+#: * a threshold (an escape level, a tolerance, a boundary): a grey dotted line (:data:`THRESHOLD_STYLE`);
+#: * a fitted law: a thin dash-dotted line in the colour of what was fitted (:data:`FIT_STYLE`).
+#:
+#: Figure modules take their line styles and colours from here (tests/unit/test_visual_grammar.py).
+SGD_STYLE = {"linestyle": "none", "marker": "o", "markersize": 3.5, "capsize": 1.5, "elinewidth": 0.8}
+ODE_STYLE = {"linestyle": "-", "linewidth": 1.2}
+LAW_STYLE = {"color": GUIDE, "linestyle": "--", "linewidth": 0.9}
+THRESHOLD_STYLE = {"color": GUIDE, "linestyle": ":", "linewidth": 0.9}
+FIT_STYLE = {"linestyle": "-.", "linewidth": 0.8}
+#: a marker per kind of network (with its colour in :data:`COLOURS`), so that a grey-scale print
+#: still tells them apart
+MARKERS = {"tied": "o", "untied": "s", "attention": "^", "sgd": "o", "semantic": "o", "positional": "s"}
 
 #: the verdict words of the claim rows -> (colour, mark); the mark carries it without colour. These
 #: colours mean a verdict in the summary figure only
@@ -338,7 +358,7 @@ def note(ax, text: str, loc: str = "upper left", **kwargs):
     """A short text (a verdict line) in a corner of ``ax``, on a white box."""
     x, ha = (0.03, "left") if "left" in loc else (0.97, "right") if "right" in loc else (0.5, "center")
     y, va = (0.96, "top") if "upper" in loc else (0.04, "bottom")
-    kwargs.setdefault("fontsize", 7)
+    kwargs.setdefault("fontsize", 7.5)
     return ax.text(x, y, text, transform=ax.transAxes, ha=ha, va=va,
                    bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 1.0}, **kwargs)
 
@@ -350,10 +370,10 @@ _RC = {
     "font.size": 8,
     "axes.titlesize": 8,
     "axes.labelsize": 8,
-    "legend.fontsize": 7,
+    "legend.fontsize": 7.5,
     "legend.handlelength": 1.8,
-    "xtick.labelsize": 7,
-    "ytick.labelsize": 7,
+    "xtick.labelsize": 7.5,
+    "ytick.labelsize": 7.5,
     "lines.linewidth": 1.2,
     "lines.markersize": 4,
     "axes.linewidth": 0.6,
@@ -408,3 +428,31 @@ def new_figure(ncols=1, nrows=1, width=WIDTH_DOUBLE, height=2.4, **kwargs):
     :data:`WIDTH_DOUBLE`)."""
     apply_style()
     return plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", **kwargs)
+
+
+# --- a figure's finding -------------------------------------------------------------------------
+_CARET = re.compile(r"\^\{?([-−]?[\d.]+)\}?")
+
+
+def finding_text(row: dict, headline: bool = True) -> str:
+    """The finding of one claim row of the verdict file (``figures/VERDICTS.json``, written by
+    :mod:`ssi.verdicts`) as a figure shows it: its short name, verdict mark and word, then its
+    headline (the measured law with its interval and the paper's law), powers set as mathtext.
+
+    Parameters
+    ----------
+    row : dict
+        One entry of the verdict file's ``rows`` (keys ``short``, ``verdict``, ``headline``).
+    headline : bool
+        Append the headline after the verdict (``False``: name, mark and verdict only).
+
+    Returns
+    -------
+    str
+        For example ``"C4 SIE 2 ✗ differs: gain ∝ L$^{0.91}$ [0.86, 0.97] …"``.
+    """
+    mark = VERDICT_STYLE[row["verdict"]][1]
+    text = f"{row['short']} {mark} {row['verdict']}"
+    if headline:
+        text += ": " + _CARET.sub(lambda m: "$^{" + m.group(1).replace("−", "-") + "}$", row["headline"])
+    return text
