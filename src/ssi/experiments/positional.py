@@ -156,7 +156,7 @@ def sgd_point(config, case: str, d: int, out_stem, log=None) -> None:
     lr = learning_rate(spec["schedule"], d)
     steps = int(round(t_max(spec, d) * d))
     key = seed_key(config["seed"], EXPERIMENT, case, d)
-    replicates = section["replicates"]
+    replicates = spec.get("replicates", section["replicates"])
     level = escape.of(section, EXPERIMENT, "replicates").value(d)
     progress = ProgressLog(log, f"{EXPERIMENT} {case} d={d} ({replicates} replicates, steps per replicate)")
     run = simulate(problem, d, lr, steps, replicates, seed=key, engine=config["engine"], m0=d ** -0.5,
