@@ -135,7 +135,7 @@ def sgd_point(config, case: str, d: int, engine: str, out_stem, log=None) -> Non
     lr = learning_rate(spec["schedule"], d)
     steps = int(round(t_max(spec, d) * d))
     key = seed_key(config["seed"], EXPERIMENT, case, d, engine)
-    replicates = section["replicates"]
+    replicates = spec.get("replicates", section["replicates"])
     symmetric = is_symmetric(problem)
     lev = levels(section, d)
     progress = ProgressLog(log, f"{EXPERIMENT} {case} d={d} {engine} ({replicates} replicates in lockstep)")
