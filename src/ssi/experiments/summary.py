@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..verdicts import CLAIM_NAMES, VERDICTS, claim_verdict, power_of_ten
+from ..verdicts import CLAIM_NAMES, VERDICTS, claim_verdict
 
 #: print width of the figure, inches (a two-column page)
 WIDTH = 7.2
@@ -78,7 +78,7 @@ def panel_text(rows: list[dict]) -> tuple[str, str, str | None, str]:
 # --- the figure -------------------------------------------------------------------------------------
 def _board(ax, rows):
     """One mark per claim row in its verdict's column; the row's name left, its verdict word right."""
-    from ..plotting import GUIDE, VERDICT_MARKERS, VERDICT_STYLE
+    from ..plotting import BLACK, GUIDE, VERDICT_MARKERS, VERDICT_STYLE
 
     y = list(range(len(rows)))[::-1]
     for yi, r in zip(y, rows):
@@ -90,7 +90,7 @@ def _board(ax, rows):
         ax.axvline(i, color=GUIDE, lw=0.4, alpha=0.5, zorder=1)
     for i in range(1, len(rows)):
         if claim_number(rows[i]) != claim_number(rows[i - 1]):
-            ax.axhline(y[i] + 0.5, color="k", lw=0.5, zorder=1)
+            ax.axhline(y[i] + 0.5, color=BLACK, lw=0.5, zorder=1)
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ax.set_xlim(-0.5, len(VERDICTS) - 0.5)
     ax.set_yticks(y, [_row_name(r) for r in rows], fontsize=6.5)
@@ -116,7 +116,7 @@ def _gap_panel(ax, row, numbers):
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
-    from ..plotting import VERDICT_STYLE, label
+    from ..plotting import FIT_STYLE, VERDICT_STYLE, label
 
     verdict = row["verdict"]
     colour = VERDICT_STYLE[verdict][0] if verdict != "undecided" else "k"
@@ -138,7 +138,7 @@ def _gap_panel(ax, row, numbers):
         ax.errorbar(d, gap, yerr=[np.minimum(bar, 0.9 * gap), bar], fmt=marker, ms=4, color=case_colour,
                     capsize=2.5, lw=1.0, zorder=3,
                     label=f"{name}: $r$ = {fit['rate']:.2f} [{fit['rate_low']:.2f}, {fit['rate_high']:.2f}]")
-        ax.plot(d, fit["prefactor"] * d ** -fit["rate"], color=case_colour, lw=0.8, ls="--", zorder=2)
+        ax.plot(d, fit["prefactor"] * d ** -fit["rate"], color=case_colour, zorder=2, **FIT_STYLE)
         gaps += list(gap - np.minimum(bar, 0.9 * gap)) + list(gap + bar)
         dims += list(d)
     if not drawn:
