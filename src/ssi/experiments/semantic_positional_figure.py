@@ -48,7 +48,14 @@ def finding_line(fig, verdicts, headline: bool = True):
         return None
     size = 8
     chars = int(fig.get_figwidth() * 72 / (0.56 * size))    # DejaVu Sans: about 0.56 em a character
-    text = "\n".join(textwrap.fill(finding_text(row, headline), chars) for row in verdicts)
+    glue = (" %", "\u00a0%"), (" = ", "\u00a0=\u00a0")     # never break "1.92 %" or "ω = 0.65"
+    lines = []
+    for row in verdicts:
+        text = finding_text(row, headline)
+        for space, nbsp in glue:
+            text = text.replace(space, nbsp)
+        lines.append(textwrap.fill(text, chars).replace("\u00a0", " "))
+    text = "\n".join(lines)
     return fig.suptitle(text, x=0.01, ha="left", fontsize=size)
 
 
@@ -176,7 +183,7 @@ def plot_transition(config, out_paths, numbers=None, load=load_result, verdicts=
                 tuple(Line2D([], [], color=COLOURS[concept], **ODE_STYLE) for _key, concept in concepts),
                 Line2D([], [], **LAW_STYLE),
                 Line2D([], [], **THRESHOLD_STYLE)]
-    labels += [f"share of runs not escaped ({escape.of(config[EXPERIMENT], EXPERIMENT).symbol('<')}), where not zero",
+    labels += [f"share of runs not escaped ({escape.of(config[EXPERIMENT], EXPERIMENT).symbol('<')}), if any",
                r"ODE from overlap $d^{-1/2}$: $|m|$, $|e|$",
                rf"paper: SGD switches with the initial direction ($\omega$ = {fmt(pred['switch_dynamics'], '.3f')})",
                rf"switch of the global minimum ($\omega$ = {fmt(pred['switch_global'], '.3f')})"]
