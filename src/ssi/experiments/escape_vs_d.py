@@ -313,25 +313,37 @@ def _verdict(fit, level) -> str:
     return f"SIE {fit['sie']}: measured {measured} · {reference}"
 
 
-def plot(config, out_paths, numbers=None, load=load_result) -> None:
+# grammar additions (to move into ssi.plotting): the finding line and panel titles are those of
+# ssi.experiments.two_phases (add_finding, panel_title)
+#: SGD of the explicit R^d engine (the check of the reduced one): an open square around the SGD marker
+EXPLICIT_STYLE = {"linestyle": "none", "marker": "s", "markersize": 6, "markerfacecolor": "none", "capsize": 1.5,
+                  "elinewidth": 0.8}
+
+
+def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict] | None = None) -> None:
     """Steps to the early and to the macroscopic level vs d, one panel each: SGD (bootstrap bars),
-    explicit-engine checks, ODE curves and the law of the level as a guide under them; each
+    explicit-engine checks, ODE lines and the law of the level as a guide under them; each
     panel states the measured exponents against the theory's (early) or the paper's (macro).
 
-    Drawn from ``numbers`` (:func:`summarise`, computed when None) alone; ``load`` is not needed."""
+    Drawn from ``numbers`` (:func:`summarise`, computed when None) alone; ``load`` is not needed.
+    ``verdicts``: the verdict file's rows of this result (C1, one per SIE), stated above the panels."""
+    from fractions import Fraction
+
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    from ..plotting import (WIDTH_DOUBLE, label, limits_to_data, new_figure, place_legend, save_figure,
-                            schedule_tex, sie_colour)
+    from ..plotting import (COLOURS, LAW_STYLE, MARKERS, ODE_STYLE, SGD_STYLE, WIDTH_DOUBLE, label, limits_to_data,
+                            new_figure, place_legends, save_figure, schedule_tex, sie_colour)
+    from .two_phases import add_finding, panel_title
     import matplotlib.pyplot as plt
 
     section = config[EXPERIMENT]
     numbers = summarise(config) if numbers is None else numbers
-    fig, axes = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=3.3, squeeze=False)
+    fig, axes = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=4.9, squeeze=False)
+    add_finding(fig, verdicts)
     titles = {name: f"steps until the mean overlap reaches ${esc.level_tex()}$"
               for name, esc in escapes(section).items()}
-    verdicts, case_handles = {}, []
+    verdicts_of, case_handles = {}, []
     for col, name in enumerate(LEVELS):
         ax = axes[0, col]
         xs, ys, lines = [], [], []
@@ -339,7 +351,7 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
             spec, problem = case_problem(config, case)
             fit = next(f for f in numbers["fits"] if f["case"] == case and f["level"] == name)
             colour = sie_colour(fit["sie"])
-            for engine, marker, face in (("reduced", "o", colour), ("explicit", "s", "none")):
+            for engine, style in (("reduced", dict(SGD_STYLE, marker=MARKERS["sgd"])), ("explicit", EXPLICIT_STYLE)):
                 rows = [r for r in numbers["rows"] if r["case"] == case and r["engine"] == engine]
                 if not rows:
                     continue
@@ -348,19 +360,18 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
                 lo = np.array([r[f"{name}_low"] for r in rows])
                 hi = np.array([r[f"{name}_high"] for r in rows])
                 hi = np.where(np.isfinite(hi), hi, y)
-                ax.errorbar(d, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], fmt=marker, color=colour,
-                            mfc=face, ms=3.5 if engine == "reduced" else 6, capsize=1.5, lw=0.8, zorder=3,
+                ax.errorbar(d, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], color=colour, **style, zorder=3,
                             label=f"SIE {fit['sie']}" if engine == "reduced" else "_explicit")
                 xs.append(d)
                 ys.append(y)
             od, os_ = np.array(fit["ode_dims"], float), np.array(fit["ode_steps"], float)
-            ax.plot(od, os_, color=colour, lw=1.0, zorder=2)
+            ax.plot(od, os_, color=colour, **ODE_STYLE, zorder=2)
             reference = (claimed_steps(fit["sie"], od) if name == "macro"
                          else predicted_steps(fit["sie"], name, spec["schedule"], od))
             j = np.nonzero(np.isfinite(os_))[0]
             if j.size:                          # a third of the ODE at its smallest d: parallel, not on top
                 guide_y = GUIDE_OFFSET * reference * os_[j[0]] / reference[j[0]]
-                (g,) = ax.plot(od, guide_y, color=colour, lw=0.8, ls=":", zorder=1)
+                (g,) = ax.plot(od, guide_y, **LAW_STYLE, zorder=1)
                 g.set_gid("guide")
             xs.append(od)
             ys.append(os_)
@@ -368,21 +379,24 @@ def plot(config, out_paths, numbers=None, load=load_result) -> None:
                 case_handles.append(Patch(color=colour, label=f"SIE {fit['sie']}: {label(problem.target)}, "
                                                                f"{schedule_tex(spec['schedule'])}"))
             lines.append(_verdict(fit, name))
-        verdicts[name] = "\n".join(lines)
+        verdicts_of[name] = "\n".join(lines)
         limits_to_data(ax, x=np.concatenate(xs), y=np.concatenate(ys))
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(label("d"))
         ax.set_ylabel("SGD steps")
-        ax.set_title(titles[name], fontsize=7)
+        panel_title(ax, "ab"[col], titles[name])
+    offset = Fraction(GUIDE_OFFSET).limit_denominator(100)
     handles = case_handles + [
-        Line2D([], [], ls="", marker="o", color="k", ms=3.5, label="SGD (reduced engine), 16–84 % bootstrap bars"),
-        Line2D([], [], ls="", marker="s", mfc="none", color="k", ms=6, label=r"SGD, explicit $\mathbb{R}^{d}$ engine"),
-        Line2D([], [], color="k", lw=1.0, label="ODE"),
-        Line2D([], [], color="k", lw=0.8, ls=":", label="law of the level (theory left, paper right), ⅓ of the ODE")]
+        Line2D([], [], color=COLOURS["sgd"], linestyle="none", marker=MARKERS["sgd"],
+               markersize=SGD_STYLE["markersize"], label="SGD (reduced engine), 16–84 % bootstrap bars"),
+        Line2D([], [], color=COLOURS["sgd"], linestyle="none", marker=EXPLICIT_STYLE["marker"], markerfacecolor="none",
+               markersize=EXPLICIT_STYLE["markersize"], label=r"SGD, explicit $\mathbb{R}^{d}$ engine"),
+        Line2D([], [], color=COLOURS["sgd"], **ODE_STYLE, label="ODE"),
+        Line2D([], [], **LAW_STYLE, label=f"law of the level at {offset} of the ODE: theory (a), paper (b)")]
     fig.legend(handles=handles, loc="outside lower center", ncol=2, frameon=False)
-    for col, name in enumerate(LEVELS):
-        place_legend(axes[0, col], handles=[], title=verdicts[name], title_fontsize=6, alignment="left")
+    place_legends([(axes[0, col], {"handles": [], "title": verdicts_of[name], "title_fontsize": 7.5,
+                                   "alignment": "left"}) for col, name in enumerate(LEVELS)])
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)

@@ -247,54 +247,89 @@ def rows_of(numbers, case) -> list[dict]:
 
 
 # --- figures ------------------------------------------------------------------------------------
+# grammar additions (to move into ssi.plotting): the finding line and panel titles are those of
+# ssi.experiments.two_phases (add_finding, panel_title); the Hessian's eigen-directions by their sign
+#: an eigen-direction of the Hessian at (0, 0): descending (λ < 0), ascending (λ > 0), flat (|λ| ≤ FLAT)
+#: (colours by their names in ssi.plotting)
+EIGEN_COLOURS = {"descending": "VERMILION", "ascending": "BLUE", "flat": "BLACK"}
+#: trajectory markers per decade of t (the records are denser)
+TRAJECTORY_MARKERS_PER_DECADE = 3
+
+
 def _sie_tex(meta_pe) -> str:
     k, j = meta_pe["sie_overlap"], meta_pe["sie_joint"]
     k = r"$\infty$" if k is None or (isinstance(k, float) and math.isinf(k)) else k
     j = r"$\infty$" if j is None or (isinstance(j, float) and math.isinf(j)) else j
-    return f"SIE {k}" if k == j else f"SIE {k} (overlap), {j} (joint)"
+    return f"SIE {k}" if k == j else f"SIE {k}; joint SIE {j}"
 
 
-def plot_landscape(config, out_paths, load=load_result) -> None:
-    """Rows: targets; columns: without PE, with opposite PE. R − R(0,0) on the disk, Hessian arrows
-    (descending directions vermilion, ascending blue, flat grey)."""
-    from ..plotting import BLUE, VERMILION, WIDTH_DOUBLE, label, new_figure, save_figure
-    import matplotlib.pyplot as plt
+#: the words of a positional encoding in the column headers
+LABEL_OF_PE = {"opposite": r"opposite ($p_2 = -p_1$)"}
+
+
+def _encoding_text(pe) -> str:
+    return "no positional encoding" if pe == "none" else f"{LABEL_OF_PE.get(pe, pe)} positional encoding"
+
+
+def plot_landscape(config, out_paths, load=load_result, verdicts: list[dict] | None = None) -> None:
+    """Columns: without PE, with opposite PE; rows: targets. R − R(0,0) on the disk, the Hessian's
+    eigen-directions at (0, 0) (descending vermilion, ascending blue, flat black) with their
+    eigenvalues; ``verdicts`` (the C3 row) above the panels."""
     from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.lines import Line2D
+
+    from .. import plotting
+    from ..plotting import BLACK, WIDTH_DOUBLE, apply_style, label, number, save_figure
+    from .two_phases import add_finding, panel_title
+    import matplotlib.pyplot as plt
 
     files = stems(config, "landscape")
     targets = list(files)
-    fig, axes = new_figure(ncols=len(LANDSCAPE_PE), nrows=len(targets), height=2.6 * len(targets),
-                           width=WIDTH_DOUBLE, squeeze=False)
-    for row, target in enumerate(targets):
-        data, meta = load(files[target])
-        axis = data["axis"]
-        for col, pe in enumerate(LANDSCAPE_PE):
+    apply_style()
+    fig = plt.figure(figsize=(WIDTH_DOUBLE, 2.45 * len(targets) + 1.0), layout="constrained")
+    add_finding(fig, verdicts)
+    columns = fig.subfigures(1, len(LANDSCAPE_PE), wspace=0.03)
+    axes = np.array([column.subplots(len(targets), 1, squeeze=False)[:, 0] for column in columns]).T
+    for column, pe in zip(columns, LANDSCAPE_PE):
+        column.suptitle(_encoding_text(pe), fontsize=8)
+    letters = iter("abcdefghijkl")
+    data = {target: load(files[target]) for target in targets}
+    for col, pe in enumerate(LANDSCAPE_PE):
+        for row, target in enumerate(targets):
+            arrays, meta = data[target]
+            axis = arrays["axis"]
             ax = axes[row, col]
-            R = data[f"R_{pe}"] - float(data[f"R0_{pe}"])
+            R = arrays[f"R_{pe}"] - float(arrays[f"R0_{pe}"])
             span = max(float(np.nanmax(np.abs(R))), 1e-12)
             image = ax.pcolormesh(axis, axis, R, shading="auto", cmap="RdBu_r",
                                   norm=TwoSlopeNorm(0.0, -span, span), rasterized=True)
-            levels = np.linspace(-span, span, 13)
             if np.nanmax(R) - np.nanmin(R) > 1e-9:
-                ax.contour(axis, axis, R, levels=levels, colors="k", linewidths=0.4)
-            values, vectors = data[f"eigenvalues_{pe}"], data[f"eigenvectors_{pe}"]
+                ax.contour(axis, axis, R, levels=np.linspace(-span, span, 13), colors=BLACK, linewidths=0.4)
+            values, vectors = arrays[f"eigenvalues_{pe}"], arrays[f"eigenvectors_{pe}"]
             for value, vector in zip(values, vectors.T):
-                colour = VERMILION if value < -FLAT else (BLUE if value > FLAT else "0.3")
-                text = f"$\\lambda = {value:+.3f}$" if abs(value) > FLAT else r"$\lambda \approx 0$"
+                kind = "descending" if value < -FLAT else ("ascending" if value > FLAT else "flat")
+                colour = getattr(plotting, EIGEN_COLOURS[kind])
+                text = f"$\\lambda = {value:+.3f}$" if kind != "flat" else r"$\lambda \approx 0$"
                 for sign in (1, -1):
                     ax.annotate("", xy=(0.55 * sign * vector[0], 0.55 * sign * vector[1]), xytext=(0, 0),
                                 arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.4})
-                ax.text(0.8 * vector[0], 0.8 * vector[1], text, color=colour, fontsize=6.5, fontweight="bold",
+                ax.text(0.8 * vector[0], 0.8 * vector[1], text, color=colour, fontsize=7.5, fontweight="bold",
                         ha="center", va="center", bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 0.5})
-            ax.add_patch(plt.Circle((0, 0), 1.0, fill=False, lw=0.8, color="k"))
+            ax.add_patch(plt.Circle((0, 0), 1.0, fill=False, lw=0.8, color=BLACK))
             ax.set_aspect("equal")
             ax.set_xlim(-1.05, 1.05)
             ax.set_ylim(-1.05, 1.05)
-            ax.set_title(f"{label(target)}, {'no encoding' if pe == 'none' else label(pe)}: {_sie_tex(meta[pe])}",
-                         fontsize=7)
+            panel_title(ax, next(letters), f"{label(target)}: {_sie_tex(meta[pe])}")
             ax.set_xlabel("positional overlap $e$")
             ax.set_ylabel("overlap $m$")
-            fig.colorbar(image, ax=ax, shrink=0.85, label="$R(e, m) - R(0, 0)$")
+            columns[col].colorbar(image, ax=ax, shrink=0.85, label="$R(e, m) - R(0, 0)$")
+    words = {"descending": r"descending ($\lambda < 0$)", "ascending": r"ascending ($\lambda > 0$)",
+             "flat": rf"flat ($|\lambda| \leq$ {number(FLAT)})"}
+    handles = [Line2D([], [], color=getattr(plotting, EIGEN_COLOURS[kind]), lw=1.4, label=text)
+               for kind, text in words.items()]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False, title_fontsize=7.5,
+               title="eigen-directions of the Hessian of $R$ at (0, 0); joint SIE: the Taylor terms in $e$ alone "
+                     "count too")
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
@@ -307,24 +342,29 @@ def case_colours(n):
     return (PURPLE, ORANGE, SKY, VERMILION)[:n]
 
 
-def plot_escape(config, out_paths, numbers=None, load=load_result) -> None:
-    """Escape steps vs d (SGD medians with quartiles, ODE curves, fits) and m(t), e(t) at
-    trajectory_d; the left panel states the measured exponents and the ODE's."""
+def plot_escape(config, out_paths, numbers=None, load=load_result, verdicts: list[dict] | None = None) -> None:
+    """Escape steps vs d (SGD medians with quartile bars, ODE lines) and, at trajectory_d, the replicates'
+    median |m|(t) and e(t) (quartile bars) against the ODE; the first panel's legend states the measured
+    exponents and the ODE's; ``verdicts`` (the C3 row) above the panels."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    from ..plotting import (WIDTH_DOUBLE, label, law, limits_to_data, new_figure, place_legend, plain_log_ticks,
-                            save_figure, schedule_tex)
+    from ..plotting import (COLOURS, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE, label, law,
+                            limits_to_data, new_figure, number, place_legend, plain_log_ticks, save_figure,
+                            schedule_tex)
+    from .two_phases import add_finding, panel_title, thin_records
     import matplotlib.pyplot as plt
 
     section = config[EXPERIMENT]
     numbers = summarise(config) if numbers is None else numbers
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
     d_traj = int(section["trajectory_d"])
-    fig, axes = new_figure(ncols=3, nrows=1, width=WIDTH_DOUBLE, height=2.8, squeeze=False)
+    fig, axes = new_figure(ncols=3, nrows=1, width=WIDTH_DOUBLE, height=3.9, squeeze=False)
+    add_finding(fig, verdicts)
     ax_t, ax_m, ax_e = axes[0]
     colours = case_colours(len(numbers["fits"]))
-    handles, verdict, xs, ys = [], [], [], []
+    style = dict(SGD_STYLE, marker=MARKERS["attention"])
+    handles, fitted, xs, ys = [], [], [], []
     for i, entry in enumerate(numbers["fits"]):
         case = entry["case"]
         spec, problem = _case(config, case)
@@ -339,63 +379,69 @@ def plot_escape(config, out_paths, numbers=None, load=load_result) -> None:
         q75 = np.array([r["steps_q75"] for r in rows], float)
         ok = np.isfinite(med)
         ax_t.errorbar(d[ok], med[ok], yerr=[med[ok] - q25[ok], np.where(np.isfinite(q75[ok]), q75[ok], med[ok]) - med[ok]],
-                      fmt="o", color=colour, ms=3.5, capsize=1.5, lw=0.8, zorder=3, label=name)
-        ax_t.plot(entry["ode_dims"], entry["ode_steps"], color=colour, lw=1.4, alpha=0.7, ls="--", zorder=2)
+                      color=colour, **style, zorder=3)
+        ax_t.plot(entry["ode_dims"], entry["ode_steps"], color=colour, **ODE_STYLE, zorder=2)
         xs += [d[ok], np.asarray(entry["ode_dims"], float)]
         ys += [med[ok], np.asarray(entry["ode_steps"], float)]
-        verdict.append(f"SIE {report.order}: measured "
-                       f"{law('d', entry['exponent_sgd'], entry['exponent_sgd_low'], entry['exponent_sgd_high'])}"
-                       f" · ODE {law('d', entry['exponent_ode_same_range'])}")
+        fitted.append(Line2D([], [], color=colour, linestyle="none", marker=style["marker"],
+                             markersize=style["markersize"],
+                             label=f"{law('d', entry['exponent_sgd'], entry['exponent_sgd_low'], entry['exponent_sgd_high'])}"
+                                   f" · ODE {law('d', entry['exponent_ode_same_range'])}"))
         if (case, d_traj) in sgd_files:
             sgd, _ = load(sgd_files[(case, d_traj)])
             t = sgd["steps"] / d_traj
-            keep = t > 0
-            for m, e in zip(sgd["m"], sgd["e"]):
-                ax_m.plot(t[keep], np.abs(m[keep]), color=colour, lw=0.3, alpha=0.4)
-                sign = np.sign(m[keep][-1]) or 1.0
-                ax_e.plot(t[keep], sign * e[keep], color=colour, lw=0.3, alpha=0.4)
+            j = thin_records(t, per_decade=TRAJECTORY_MARKERS_PER_DECADE)
+            overlap = np.abs(sgd["m"][:, j])
+            sign = np.sign(sgd["m"][:, -1:])
+            aligned = np.where(sign == 0, 1.0, sign) * sgd["e"][:, j]
+            for ax, values in ((ax_m, overlap), (ax_e, aligned)):
+                low, mid, high = np.quantile(values, [0.25, 0.5, 0.75], axis=0)
+                ax.errorbar(t[j], mid, yerr=[mid - low, high - mid], color=colour, **dict(style, markersize=2.5),
+                            zorder=3)
         ode, _ = load(ode_files[case])
         keep = ode["t"] > 0
-        ax_m.plot(ode["t"][keep], np.abs(ode["m"][keep]), color=colour, lw=1.6, alpha=0.8, ls="--", label=name)
-        ax_e.plot(ode["t"][keep], np.sign(ode["m"][keep][-1] or 1.0) * ode["e"][keep], color=colour, lw=1.6,
-                  alpha=0.8, ls="--", label=name)
+        ax_m.plot(ode["t"][keep], np.abs(ode["m"][keep]), color=colour, **ODE_STYLE, zorder=2)
+        ax_e.plot(ode["t"][keep], np.sign(ode["m"][keep][-1] or 1.0) * ode["e"][keep], color=colour, **ODE_STYLE,
+                  zorder=2)
     limits_to_data(ax_t, x=np.concatenate(xs), y=np.concatenate(ys))
     ax_t.set_xscale("log")
     ax_t.set_yscale("log")
     ax_t.set_xlabel(label("d"))
     ax_t.set_ylabel(f"steps until {escape.of(config[EXPERIMENT], EXPERIMENT, 'replicates').symbol()}")
-    ax_t.set_title("escape: SGD median, quartile bars", fontsize=7)
+    panel_title(ax_t, "a", "escape time")
     plain_log_ticks(ax_t)
     for ax in (ax_m, ax_e):
         ax.set_xscale("log")
         ax.set_xlabel(label("t"))
-    ax_m.axhline(numbers["escape_level"], color="0.5", lw=0.6, ls=":", zorder=0.5)
+    ax_m.axhline(numbers["escape_level"], **THRESHOLD_STYLE, zorder=1)
     ax_m.set_ylabel("overlap $|m|$")
-    ax_e.set_ylabel(r"positional overlap $e$")
-    ax_m.set_title(f"$d$ = {d_traj}: overlap", fontsize=7)
-    ax_e.set_title(f"$d$ = {d_traj}: $e$ (sign of the final $m$)", fontsize=7)
-    handles += [Line2D([], [], ls="", marker="o", color="k", ms=3.5, label="SGD, median of replicates"),
-                Line2D([], [], color="k", lw=0.3, label="SGD replicates (each until it escapes)"),
-                Line2D([], [], color="k", lw=1.6, ls="--", label="ODE")]
-    fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
-    verdict.append("paper: the encoding lowers the SIE (4 to 2)")
-    place_legend(ax_t, handles=[], title="\n".join(verdict), title_fontsize=5.5, alignment="left")
+    ax_e.set_ylabel(r"$e$, signed as the final $m$")
+    panel_title(ax_m, "b", f"$d$ = {number(d_traj)}: overlap")
+    panel_title(ax_e, "c", f"$d$ = {number(d_traj)}: positional overlap")
+    handles += [Line2D([], [], ls="none", marker=style["marker"], color=COLOURS["sgd"], ms=style["markersize"],
+                       label="SGD, median of the replicates, quartile bars"),
+                Line2D([], [], color=COLOURS["sgd"], **ODE_STYLE, label="ODE"),
+                Line2D([], [], **THRESHOLD_STYLE, label=f"escape level {number(numbers['escape_level'])}")]
+    fig.legend(handles=handles, loc="outside lower center", ncol=2, frameon=False)
+    place_legend(ax_t, handles=fitted, title="median escape ∝ SGD [95 %] · ODE", title_fontsize=7.5, alignment="left",
+                 handletextpad=0.3)
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
 
 
-def plot(config, out_paths, numbers=None, load=load_result) -> None:
+def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict] | None = None) -> None:
     """Both figures: paths whose name contains "landscape" get the landscape, the others the escape.
 
     ``numbers``: :func:`summarise` (computed when None); ``load(stem)`` reads a result
-    (ssi.experiments.figure_data: results/ or the figure data)."""
+    (ssi.experiments.figure_data: results/ or the figure data); ``verdicts``: the verdict file's rows of
+    this result (C3), stated above the panels of both figures."""
     landscape = [p for p in out_paths if "landscape" in str(p).rsplit("/", 1)[-1]]
     escape = [p for p in out_paths if p not in landscape]
     if landscape:
-        plot_landscape(config, landscape, load)
+        plot_landscape(config, landscape, load, verdicts=verdicts)
     if escape:
-        plot_escape(config, escape, numbers, load)
+        plot_escape(config, escape, numbers, load, verdicts=verdicts)
 
 
 def _exp(x):

@@ -186,73 +186,181 @@ def summarise(config, load=load_result) -> dict:
     return {"escape_level": level, "rows": rows, "gap_fits": fits}
 
 
-def plot(config, out_paths, numbers=None, load=load_result) -> None:
-    """The two-phases figure: m(t) (log t) and 1 − m (log) per case; SGD replicates thin, their
-    mean solid, ODE dashed; each top panel states the SGD and ODE escape times. The last column: the
-    SGD–ODE gap of the mean trajectory against d (C6) with its 95 % bootstrap bars and fitted rate.
+# grammar additions (to move into ssi.plotting) ------------------------------------------------------------
+#: the dimensions of one figure, smallest first -> colours, by their names in ssi.plotting (SGD markers and ODE
+#: line of one d share its colour); the hues of SIE 1 and 2 (SIE_COLOURS) are left to the SGD–ODE gap panel,
+#: whose series are the SIEs
+DIM_COLOURS = ("BLACK", "VERMILION", "SKY", "PURPLE")
+#: SGD trajectory markers: fewer per decade than the records, so that each one reads
+TRAJECTORY_MARKERS_PER_DECADE = 3
+#: markers of the exponential tail (linear time axis) per trajectory
+TAIL_MARKERS = 10
+#: where an ODE line leaves a log axis downwards (1 − |m| → 0): a triangle on the axis' edge
+ODE_EXIT_STYLE = {"linestyle": "none", "marker": "v", "markersize": 4.5}
+#: the size of the finding lines above the panels
+FINDING_SIZE = 8
+
+
+def _math_words(text: str) -> str:
+    """``t_max`` (a code name in a verdict row's headline) as mathtext ``$t_{\\mathrm{max}}$``, outside $…$."""
+    import re
+
+    parts = re.split(r"(?<!\\)(\$[^$]*\$)", text)
+    return "".join(p if p.startswith("$") else re.sub(r"\b([A-Za-z])_([A-Za-z]+)\b", r"$\1_{\\mathrm{\2}}$", p)
+                   for p in parts)
+
+
+def _wrap(fig, text: str, fontsize: float, width_px: float) -> str:
+    """``text`` broken at spaces into lines no wider than ``width_px`` (measured as the figure sets it)."""
+    from matplotlib.font_manager import FontProperties
+
+    renderer = fig.canvas.get_renderer()
+    prop = FontProperties(size=fontsize)
+
+    def width(s):
+        return renderer.get_text_width_height_descent(s, prop, ismath=s.count("$") >= 2)[0]
+
+    lines, line = [], ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if line and width(trial) > width_px:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return "\n".join(lines + [line])
+
+
+def add_finding(fig, verdicts) -> None:
+    """The figure's finding above its panels: one line per claim row of the verdict file
+    (:func:`ssi.plotting.finding_text`), wrapped to the figure's width; nothing for no rows."""
+    from ..plotting import finding_text
+
+    if not verdicts:
+        return
+    width = 0.98 * fig.bbox.width
+    text = "\n".join(_wrap(fig, _math_words(finding_text(row)), FINDING_SIZE, width) for row in verdicts)
+    fig.suptitle(text, x=0.01, ha="left", multialignment="left", fontsize=FINDING_SIZE)
+
+
+def panel_title(ax, letter: str, title: str = "") -> None:
+    """The panel letter (bold), then the panel's title, at the top left of ``ax``."""
+    ax.set_title(rf"$\mathbf{{{letter}}}$" + (f"   {title}" if title else ""), loc="left")
+
+
+def thin_records(t, per_decade=None, n=None) -> np.ndarray:
+    """Indices of the records of ``t`` (t > 0) nearest to a grid: ``per_decade`` points a decade in log t,
+    or ``n`` points evenly spaced in t (the markers of a trajectory; every record stays in the lines)."""
+    pos = np.nonzero(np.asarray(t) > 0)[0]
+    if pos.size < 2:
+        return pos
+    tp = np.asarray(t, float)[pos]
+    if per_decade:
+        key = np.log10(tp)
+        grid = np.linspace(key[0], key[-1], max(2, int(round(per_decade * (key[-1] - key[0]))) + 1))
+    else:
+        key = tp
+        grid = np.linspace(tp[0], tp[-1], n)
+    return pos[np.unique(np.abs(np.subtract.outer(grid, key)).argmin(axis=1))]
+
+
+def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict] | None = None) -> None:
+    """The two-phases figure: per case, the replicate mean of |m| against log t (the plateau and the
+    escape) and 1 − that mean on a log scale against t (the exponential tail), SGD markers with 95 %
+    bars against the ODE's line, one colour per d; the escape level dotted; a note gives the times at
+    which the mean and the ODE reach it (from ``numbers``). The last column: the SGD–ODE gap of the
+    mean trajectory against d (C6) with its 95 % bootstrap bars and fitted rate.
 
     ``load(stem)`` reads a result (ssi.experiments.figure_data: results/ or the figure data);
-    ``numbers``: the numbers file's content (computed by :func:`summarise` when not given)."""
+    ``numbers``: the numbers file's content (computed by :func:`summarise` when not given);
+    ``verdicts``: the verdict file's rows of this result (C2, C6), stated above the panels."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    from ..plotting import (BLACK, BLUE, SKY, VERMILION, WIDTH_DOUBLE, label, new_figure, number, place_legend,
-                            plain_log_ticks, save_figure, schedule_tex, sie_text, student_text)
+    from .. import plotting
+    from ..plotting import (COLOURS, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE, label,
+                            limits_to_data, new_figure, number, place_legend, plain_log_ticks, save_figure,
+                            schedule_tex, sie_text, student_text)
     import matplotlib.pyplot as plt
 
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
     cases = list(config[EXPERIMENT]["cases"])
     numbers = numbers if numbers is not None else summarise(config, load)
-    fig, axes = new_figure(ncols=len(cases) + 1, nrows=2, width=WIDTH_DOUBLE, height=4.2, squeeze=False)
+    by_point = {(r["case"], r["d"]): r for r in numbers["rows"]}
+    fig, axes = new_figure(ncols=len(cases) + 1, nrows=2, width=WIDTH_DOUBLE, height=5.6, squeeze=False)
+    add_finding(fig, verdicts)
     level = escape.of(config[EXPERIMENT], EXPERIMENT, "curve").value()
-    dim_colours = (BLACK, VERMILION, BLUE, SKY)
     all_dims = sorted({d for (_, d) in sgd_files})
-    notes = []
+    colour_of = {d: getattr(plotting, DIM_COLOURS[i % len(DIM_COLOURS)]) for i, d in enumerate(all_dims)}
+    sgd_style = dict(SGD_STYLE, markersize=2.5)
+    notes, leaves = [], False
     for col, case in enumerate(cases):
         spec, problem = _case(config, case)
         k = sie(problem)
+        marker = MARKERS.get(spec["problem"]["student"], MARKERS["sgd"])
         dims = sorted(d for (c, d) in sgd_files if c == case)
         top, bottom = axes[0, col], axes[1, col]
-        escapes = []
+        escapes, tail_sgd, tail_ode = [], [], []
         for d in dims:
-            colour = dim_colours[all_dims.index(d) % len(dim_colours)]
-            sgd, meta = load(sgd_files[(case, d)])
+            colour = colour_of[d]
+            sgd, _ = load(sgd_files[(case, d)])
             ode, _ = load(ode_files[(case, d)])
             t = sgd["steps"] / d
-            keep = t > 0
             overlap = np.abs(sgd["m"])
-            for m in overlap:
-                top.plot(t[keep], m[keep], color=colour, lw=0.3, alpha=0.3)
             mean = overlap.mean(axis=0)
-            top.plot(t[keep], mean[keep], color=colour, lw=1.0, label=f"d {d}")
-            bottom.plot(t, np.clip(1 - mean, 1e-6, None), color=colour, lw=1.0, label=f"d {d}")
+            half = 1.96 * overlap.std(axis=0, ddof=1) / math.sqrt(overlap.shape[0])
+            i = thin_records(t, per_decade=TRAJECTORY_MARKERS_PER_DECADE)
+            top.errorbar(t[i], mean[i], yerr=half[i], color=colour, **dict(sgd_style, marker=marker), zorder=3)
             keep_ode = ode["t"] > 0
             ode_overlap = np.abs(ode["m"])
-            top.plot(ode["t"][keep_ode], ode_overlap[keep_ode], color=colour, lw=1.8, alpha=0.6, ls="--")
-            bottom.plot(ode["t"], np.clip(1 - ode_overlap, 1e-6, None), color=colour, lw=1.8, alpha=0.6, ls="--")
-            t_sgd = crossing_time(t[keep], mean[keep], level)
-            t_ode = crossing_time(ode["t"], ode_overlap, level)
-            escapes.append(f"$d$ = {number(d)}: SGD {number(t_sgd, 3)}, ODE {number(t_ode, 3)}")
-        bottom.set_yscale("log")
+            top.plot(ode["t"][keep_ode], ode_overlap[keep_ode], color=colour, **ODE_STYLE, zorder=2)
+            # the tail: 1 − mean |m|; its 95 % bar is cut where it would reach 0 (a log axis)
+            i = thin_records(t, n=TAIL_MARKERS)
+            tail = 1 - mean[i]
+            bottom.errorbar(t[i], tail, yerr=[np.minimum(half[i], (1 - 1e-9) * tail), half[i]], color=colour,
+                            **dict(sgd_style, marker=marker), zorder=3)
+            ode_tail = 1 - ode_overlap
+            bottom.plot(ode["t"], np.where(ode_tail > 0, ode_tail, np.nan), color=colour, **ODE_STYLE, zorder=2)
+            tail_sgd.append(tail[tail > 0])
+            tail_ode.append((ode["t"], ode_tail, colour))
+            row = by_point.get((case, d), {})
+            escapes.append(f"$d$ = {number(d)}: {number(row.get('t_escape_sgd_mean_curve'), 3)}, "
+                           f"{number(row.get('t_escape_ode'), 3)}")
+        top.axhline(level, **THRESHOLD_STYLE, zorder=1)
         top.set_xscale("log")
         top.set_ylim(-0.03, 1.03)
-        top.set_title(f"{sie_text(k)}: {label(spec['problem']['target'])}", fontsize=7)
+        bottom.set_yscale("log")
+        # the axis spans the SGD's tail and at most a decade below it: an ODE reaching |m| = 1 leaves it
+        sgd_low = np.concatenate(tail_sgd)
+        lowest = sgd_low.min() / 10 if sgd_low.size else 0.0
+        limits_to_data(bottom, y=np.concatenate([sgd_low] + [v[v >= lowest] for _, v, _ in tail_ode]))
+        floor = bottom.get_ylim()[0]
+        for t_ode, v, colour in tail_ode:        # where the ODE leaves the axis: a mark on its lower edge
+            below = np.nonzero(v < floor)[0]
+            if below.size:
+                bottom.plot(t_ode[below[0]], floor, color=colour, **ODE_EXIT_STYLE, clip_on=False, zorder=4)
+                leaves = True
+        panel_title(top, "abcdefgh"[col], f"{sie_text(k)}: {label(spec['problem']['target'])}")
+        panel_title(bottom, "abcdefgh"[len(cases) + 1 + col])
         top.set_xlabel(label("t"))
         bottom.set_xlabel(label("t"))
-        top.set_ylabel(r"overlap $|m|$")
-        bottom.set_ylabel(r"$1 - \overline{|m|}$ (log)")
+        top.set_ylabel(r"overlap $\overline{|m|}$")
+        bottom.set_ylabel(r"$1{-}\overline{|m|}$")      # no spaces: a rotated "1" alone measures as small type
         plain_log_ticks(bottom)
-        notes.append((top, f"{student_text(spec['problem']['student'], spec['problem'].get('activation'))}, "
-                           f"{schedule_tex(spec['schedule'])};\nthe mean reaches {level:g} at $t$ =\n"
-                           + "\n".join(escapes)))
+        notes.append((top, f"{student_text(spec['problem']['student'], spec['problem'].get('activation'))},\n"
+                           f"{schedule_tex(spec['schedule'])}\nescape $t$ (SGD, ODE):\n" + "\n".join(escapes)))
     _gap_panel(axes[0, -1], axes[1, -1], config, numbers)
-    handles = [Patch(color=dim_colours[i % len(dim_colours)], label=f"$d$ = {number(d)}") for i, d in enumerate(all_dims)]
-    handles += [Line2D([], [], color="k", lw=0.3, label="SGD replicates"),
-                Line2D([], [], color="k", lw=1.0, label="SGD, mean of replicates"),
-                Line2D([], [], color="k", lw=1.8, alpha=0.6, ls="--", label="ODE")]
+    panel_title(axes[0, -1], "abcdefgh"[len(cases)], r"gap of $\overline{|m|}$ over $t$")
+    handles = [Patch(color=colour_of[d], label=f"$d$ = {number(d)}") for d in all_dims]
+    handles += [Line2D([], [], color=COLOURS["sgd"], linestyle="none", marker=MARKERS["sgd"],
+                       markersize=sgd_style["markersize"], label="SGD, mean of the replicates, 95 % bars"),
+                Line2D([], [], color=COLOURS["sgd"], **ODE_STYLE, label="ODE"),
+                Line2D([], [], **THRESHOLD_STYLE, label=f"escape level {number(level)}")]
+    if leaves:
+        handles.append(Line2D([], [], color=COLOURS["sgd"], **ODE_EXIT_STYLE, label="the ODE leaves the axis here"))
     fig.legend(handles=handles, loc="outside lower center", ncol=4, frameon=False)
     for ax, text in notes:
-        place_legend(ax, handles=[], title=text, title_fontsize=6, alignment="left")
+        place_legend(ax, handles=[], title=text, title_fontsize=7.5, alignment="left")
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
@@ -264,10 +372,10 @@ def _gap_panel(ax, below, config, numbers) -> None:
     compared and why, on ``below`` (an axis left blank)."""
     from matplotlib.lines import Line2D
 
-    from ..plotting import guide, label, sie_colour
+    from ..plotting import COLOURS, FIT_STYLE, LAW_STYLE, SGD_STYLE, label, limits_to_data, number, sie_colour
 
     fits = {f["case"]: f for f in numbers.get("gap_fits", [])}
-    anchor = None
+    anchor, shown = None, []
     for case in config[EXPERIMENT]["cases"]:
         fit = fits.get(case)
         if fit is None or _excluded(fit) is not None:
@@ -278,29 +386,37 @@ def _gap_panel(ax, below, config, numbers) -> None:
         gap = np.array([r["gap_sup"] for r in rows])
         bar = 1.96 * np.array([r["gap_sup_se"] for r in rows])
         colour = sie_colour(k)
-        ax.errorbar(d, gap, yerr=[np.minimum(bar, 0.9 * gap), bar], fmt="o", ms=3, color=colour, capsize=2, lw=0.8,
+        shown.append((d, np.concatenate([gap + bar, np.maximum(gap - bar, gap / 10)])))  # a bar to 0 leaves the axis
+        ax.errorbar(d, gap, yerr=[np.minimum(bar, (1 - 1e-9) * gap), bar], color=colour, **SGD_STYLE, zorder=3,
                     label=f"{_case_label(case)}: $r$ = {fit['rate']:.2f}\n[{fit['rate_low']:.2f}, {fit['rate_high']:.2f}]")
-        ax.plot(d, fit["prefactor"] * d ** -fit["rate"], color=colour, lw=0.8, ls="--")
+        ax.plot(d, fit["prefactor"] * d ** -fit["rate"], color=colour, **FIT_STYLE, zorder=2)
         anchor = anchor or (d, gap[0] * (d / d[0]) ** -GAP_EXPECTED_RATE)
     handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        handles.append(Line2D([], [], color=COLOURS["sgd"], **FIT_STYLE))
+        labels.append("fitted $d^{-r}$")
     if anchor is not None:
-        handles.append(guide(ax, *anchor, ls=":"))
-        labels.append(f"$r$ = {GAP_EXPECTED_RATE:g}: noise\nof the mean")
+        (line,) = ax.plot(*anchor, **LAW_STYLE, zorder=1)
+        line.set_gid("guide")
+        handles.append(line)
+        labels.append(f"$r$ = {number(GAP_EXPECTED_RATE)}: noise\nof the mean")
     for f in numbers.get("gap_fits", []):
         if _excluded(f) is None:
             continue
         rows = [r for r in numbers["rows"] if r["case"] == f["case"]]
         handles.append(Line2D([], [], ls="none"))
-        labels.append(f"{_case_label(f['case'])} left out: {len(f['dims'])} d,\nno rate ("
-                      + ", ".join(f"{r['escaped_replicates']}/{r['replicates']} escaped" for r in rows) + ")")
+        labels.append(f"{_case_label(f['case'])} left out:\n{len(f['dims'])} $d$, no rate\n("
+                      + ",\n".join(f"{r['escaped_replicates']}/{r['replicates']} escaped" for r in rows) + ")")
     if handles:
-        below.legend(handles, labels, fontsize=6, loc="upper left", frameon=False, title="C6: gap ∝ $d^{-r}$, 95 %",
-                     title_fontsize=6, handlelength=1.5)
+        below.legend(handles, labels, loc="upper left", frameon=False,
+                     title="fit ∝ $d^{-r}$, 95 % bars",
+                     title_fontsize=7.5, handlelength=1.8, alignment="left")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    if shown:
+        limits_to_data(ax, x=np.concatenate([x for x, _ in shown]), y=np.concatenate([y for _, y in shown]))
     ax.set_xlabel(label("d"))
-    ax.set_ylabel(r"$\sup_t\,|\overline{|m|}-|m|_{\rm ODE}|$")
-    ax.set_title("C6: gap of the mean", fontsize=7)
+    ax.set_ylabel("largest SGD $-$ ODE gap")
     below.set_axis_off()
 
 
