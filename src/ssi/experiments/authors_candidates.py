@@ -180,61 +180,80 @@ def _fit(Ls, runs_n, runs_d, level, seed):
 FIGURE = "protocol_candidates"
 
 
-#: words and colours of the families and gains in the figure
+#: words, colour and marker kind of the families (a colour of ssi.plotting.COLOURS, or "sky")
 FAMILY_TEXT = {"untied_H2sum": (r"untied network, $\Sigma\,\mathrm{He}_2$", "untied"),
                "tied_H2sum": (r"tied network, $\Sigma\,\mathrm{He}_2$", "tied"),
                "attention_H2sum": (r"attention, $\Sigma\,\mathrm{He}_2$", "attention"),
                "tied_inversesqrtH2sum": (r"tied network, $\Sigma\,\mathrm{He}_2/\sqrt{L}$", "sky")}
-GAIN_TEXT = {"i_untied_over_attention": "(i) untied / attention",
-             "ii_untied_alone": "(ii) untied steps alone",
-             "ii_untied_over_tied_normalised": r"(ii) untied / tied on $\Sigma\,\mathrm{He}_2/\sqrt{L}$",
-             "untied_over_tied": "untied / tied"}
+#: words of the gains; each is drawn in the colour and marker of the family it divides by (the
+#: untied steps alone in the untied family's)
+GAIN_TEXT = {"i_untied_over_attention": r"untied / attention, each at its best $\eta$",
+             "ii_untied_alone": "untied steps alone (a constant tied time)",
+             "ii_untied_over_tied_normalised": r"untied / tied network on $\Sigma\,\mathrm{He}_2/\sqrt{L}$",
+             "untied_over_tied": r"untied / tied network, both on $\Sigma\,\mathrm{He}_2$"}
+#: the gains that answer the authors' question (each with the paper's L² drawn through its first point)
+CANDIDATES = ("i_untied_over_attention", "ii_untied_alone")
+#: the key of this figure's row in the verdict file
+VERDICT_KEY = "candidates"
 
 
-def plot(config, numbers: dict, out_paths) -> None:
-    """Left: steps to 2/√d against L per family (SGD seed mean, ODE line); right: the gains,
-    each with its measured law against the paper's L²."""
+def plot(config, numbers: dict, out_paths, verdicts: list[dict] | None = None) -> None:
+    """(a) Steps to 2/√d against L per family (SGD seed mean as markers, the ODE as lines);
+    (b) the gains, each with its measured law, and the paper's L² (dashed). First line: the
+    finding of the verdict row keyed "candidates" among ``verdicts`` (none without it)."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
-    from ..plotting import (BLACK, COLOURS, ORANGE, PURPLE, SKY, WIDTH_DOUBLE, guide, law, limits_to_data,
-                            new_figure, place_legends, plain_log_ticks, save_figure)
+    from ..plotting import (COLOURS, LAW_STYLE, MARKERS, ODE_STYLE, SGD_STYLE, SKY, WIDTH_DOUBLE, law,
+                            limits_to_data, new_figure, place_legends, plain_log_ticks, save_figure)
+    from .authors_figure import finding_line, panel_letters
 
-    fig, (ax, ax2) = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=3.2, squeeze=True)
+    fig, (ax, ax2) = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=3.6, squeeze=True)
     colours = {key: (SKY if kind == "sky" else COLOURS[kind]) for key, (_, kind) in FAMILY_TEXT.items()}
+    markers = {key: MARKERS["tied" if kind == "sky" else kind] for key, (_, kind) in FAMILY_TEXT.items()}
     handles, xs, ys = [], [], []
     for key, f in numbers["families"].items():
-        ax.plot(f["Ls"], f["steps_sgd"], "o", ms=3.5, color=colours[key], zorder=3, label=key)
-        ax.plot(f["Ls"], f["steps_ode"], "-", lw=0.9, color=colours[key], zorder=2)
-        handles.append(Line2D([], [], marker="o", ms=3.5, color=colours[key], lw=0.9,
+        ax.errorbar(f["Ls"], f["steps_sgd"], color=colours[key], zorder=3, label=key,
+                    **{**SGD_STYLE, "marker": markers[key]})
+        ax.plot(f["Ls"], f["steps_ode"], color=colours[key], zorder=2, **ODE_STYLE)
+        handles.append(Line2D([], [], marker=markers[key], ms=3.5, color=colours[key], **ODE_STYLE,
                               label=f"{FAMILY_TEXT[key][0]}: SGD {law('L', f['exponent_sgd'], f['low'], f['high'])}, "
                                     f"ODE {law('L', f['exponent_ode'])}"))
         xs.append(np.asarray(f["Ls"], float))
         ys += [np.asarray(f["steps_sgd"], float), np.asarray(f["steps_ode"], float)]
     limits_to_data(ax, x=np.concatenate(xs), y=np.concatenate(ys))
-    ax.set(xscale="log", yscale="log", xlabel="$L$", ylabel=r"steps to $2/\sqrt{d}$, seed mean")
-    ax.set_title(r"each network at its ODE-best $\eta$", fontsize=7)
+    ax.set(xscale="log", yscale="log", xlabel="$L$", ylabel="steps to 2/√d, seed mean")
+    ax.set_title(r"each network at its ODE-best $\eta$")
     plain_log_ticks(ax)
-    gain_colours = dict(zip(GAINS, (COLOURS["attention"], BLACK, PURPLE, ORANGE)))
     gain_handles, xs, ys = [], [], []
+    law_drawn = False
     for name, g in numbers["gains"].items():
-        colour = gain_colours[name]
-        ax2.plot(g["Ls"], g["gain_sgd"], "o", ms=3.5, color=colour, zorder=3, label=name)
-        ax2.plot(g["Ls"], g["gain_ode"], "-", lw=0.9, color=colour, zorder=2)
-        gain_handles.append(Line2D([], [], marker="o", ms=3.5, color=colour, lw=0.9,
+        family = GAINS[name][1] or GAINS[name][0]          # the family it divides by (or the untied steps)
+        colour, marker = colours[family], markers[family]
+        ax2.errorbar(g["Ls"], g["gain_sgd"], color=colour, zorder=3, label=name, **{**SGD_STYLE, "marker": marker})
+        ax2.plot(g["Ls"], g["gain_ode"], color=colour, zorder=2, **ODE_STYLE)
+        gain_handles.append(Line2D([], [], marker=marker, ms=3.5, color=colour, **ODE_STYLE,
                                    label=f"{GAIN_TEXT[name]}: {law('L', g['exponent_sgd'], g['low'], g['high'])}"))
-        xs.append(np.asarray(g["Ls"], float))
+        Ls = np.asarray(g["Ls"], float)
+        xs.append(Ls)
         ys += [np.asarray(g["gain_sgd"], float), np.asarray(g["gain_ode"], float)]
-    Ls = np.array(numbers["families"]["untied_H2sum"]["Ls"], float)
-    y0 = numbers["gains"]["ii_untied_alone"]["gain_sgd"][0]
-    if y0 and math.isfinite(y0):
-        guide(ax2, Ls, y0 * Ls ** 2, ls=":")
-        gain_handles.append(Line2D([], [], color=COLOURS["guide"], lw=0.8, ls=":", label=r"paper: $\propto L^{2}$"))
+        y0 = g["gain_sgd"][0] if g["gain_sgd"] else None
+        if name in CANDIDATES and y0 and math.isfinite(y0):
+            (line,) = ax2.plot(Ls, y0 * (Ls / Ls[0]) ** 2, zorder=0.5, **LAW_STYLE)
+            line.set_gid("guide")
+            law_drawn = True
+    if law_drawn:
+        gain_handles.append(Line2D([], [], **LAW_STYLE, label=r"paper: $\propto L^{2}$ (through the first point)"))
     limits_to_data(ax2, x=np.concatenate(xs), y=np.concatenate(ys))
     ax2.set(xscale="log", yscale="log", xlabel="$L$", ylabel="gain (ratio of steps)")
-    ax2.set_title(f"$d$ = {numbers['d']}: measured gains (points SGD, lines ODE)", fontsize=7)
+    ax2.set_title(f"gains at $d$ = {numbers['d']}")
     plain_log_ticks(ax2)
-    place_legends([(ax2, {"handles": gain_handles, "fontsize": 6}), (ax, {"handles": handles, "fontsize": 6})])
+    row = next((r for r in verdicts or () if r.get("key") == VERDICT_KEY), None)
+    if row:
+        fig.suptitle(finding_line(row), fontsize=8)
+    panel_letters([ax, ax2])
+    title = {"title": "points: SGD, seed mean; lines: ODE", "alignment": "left"}
+    place_legends([(ax2, {"handles": gain_handles, **title}), (ax, {"handles": handles, **title})])
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
