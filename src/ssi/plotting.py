@@ -90,7 +90,8 @@ REGION_COLOURS = ("#A9D4F2",   # 000 unique semantic minimum
 #:   ``"ode"`` where one SGD is compared with its ODE);
 #: * the paper's law: a grey dashed line (:data:`LAW_STYLE`);
 #: * a threshold (an escape level, a tolerance, a boundary): a grey dotted line (:data:`THRESHOLD_STYLE`);
-#: * a fitted law: a thin dash-dotted line in the colour of what was fitted (:data:`FIT_STYLE`).
+#: * a law of the series itself (fitted to its points, or the one its ODE reaches as L or d → ∞): a
+#:   thin dash-dotted line in the series' colour (:data:`FIT_STYLE`).
 #:
 #: Figure modules take their line styles and colours from here (tests/unit/test_visual_grammar.py).
 SGD_STYLE = {"linestyle": "none", "marker": "o", "markersize": 3.5, "capsize": 1.5, "elinewidth": 0.8}
@@ -98,6 +99,8 @@ ODE_STYLE = {"linestyle": "-", "linewidth": 1.2}
 LAW_STYLE = {"color": GUIDE, "linestyle": "--", "linewidth": 0.9}
 THRESHOLD_STYLE = {"color": GUIDE, "linestyle": ":", "linewidth": 0.9}
 FIT_STYLE = {"linestyle": "-.", "linewidth": 0.8}
+#: the ODE at a second, earlier escape level beside the main one: a thinner solid line
+ODE_SECOND_LEVEL_STYLE = {**ODE_STYLE, "linewidth": 0.7}
 #: a marker per kind of network (with its colour in :data:`COLOURS`), so that a grey-scale print
 #: still tells them apart
 MARKERS = {"tied": "o", "untied": "s", "attention": "^", "sgd": "o", "semantic": "o", "positional": "s"}
@@ -430,8 +433,29 @@ def new_figure(ncols=1, nrows=1, width=WIDTH_DOUBLE, height=2.4, **kwargs):
     return plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", **kwargs)
 
 
-# --- a figure's finding -------------------------------------------------------------------------
-_CARET = re.compile(r"\^\{?([-−]?[\d.]+)\}?")
+# --- a figure's finding and its panel letters ----------------------------------------------------
+#: a figure's finding lines (the first lines, above the panels), points
+FINDING_SIZE = 8
+#: a panel letter (a, b, c …), bold, at the top left of its panel
+LETTER_STYLE = {"fontsize": 9, "fontweight": "bold"}
+#: the face of an open marker (a second escape level, a place rather than a measurement)
+OPEN_FACE = "white"
+_CARET = re.compile(r"\^\{?([-−]?[\d.½]+)\}?")
+_SUBSCRIPT = re.compile(r"\b([A-Za-z])_([A-Za-z]+)\b")
+#: words a line break never separates from the next (a relation, a unit)
+_GLUED_BEFORE = ("=", "≈", "−", "×", "<", ">", "≤", "≥", "%", "→")
+
+
+def math_words(text: str) -> str:
+    """``text`` with the ASCII powers and subscripts of a verdict row set as mathtext, outside
+    ``$…$``: ``d^1.02`` → d$^{1.02}$, ``d^-½`` → d$^{-1/2}$, ``t_max`` → $t_{\mathrm{max}}$."""
+    parts = re.split(r"(?<!\\)(\$[^$]*\$)", text)
+
+    def plain(part: str) -> str:
+        part = _CARET.sub(lambda m: "$^{" + m.group(1).replace("−", "-").replace("½", "1/2") + "}$", part)
+        return _SUBSCRIPT.sub(r"$\1_{\\mathrm{\2}}$", part)
+
+    return "".join(p if p.startswith("$") else plain(p) for p in parts)
 
 
 def finding_text(row: dict, headline: bool = True) -> str:
@@ -453,6 +477,84 @@ def finding_text(row: dict, headline: bool = True) -> str:
     """
     mark = VERDICT_STYLE[row["verdict"]][1]
     text = f"{row['short']} {mark} {row['verdict']}"
-    if headline:
-        text += ": " + _CARET.sub(lambda m: "$^{" + m.group(1).replace("−", "-") + "}$", row["headline"])
-    return text
+    return math_words(text + ": " + row["headline"]) if headline else text
+
+
+def wrap_to_width(fig, text: str, fontsize: float, width_pt: float) -> str:
+    """``text`` broken at spaces into lines no wider than ``width_pt`` points as ``fig`` sets them,
+    never inside ``$…$`` nor before a relation, a minus sign or a unit (:data:`_GLUED_BEFORE`)."""
+    from matplotlib.font_manager import FontProperties
+
+    renderer = fig.canvas.get_renderer()
+    prop = FontProperties(size=fontsize)
+    scale = fig.dpi / 72
+
+    def width(line: str) -> float:
+        return renderer.get_text_width_height_descent(line, prop, ismath=line.count("$") >= 2)[0] / scale
+
+    words = []
+    for word in text.split(" "):
+        if words and (words[-1].count("$") % 2 or word in _GLUED_BEFORE or words[-1] in _GLUED_BEFORE):
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    lines, line = [], ""
+    for word in words:
+        trial = f"{line} {word}" if line else word
+        if line and width(trial) > width_pt:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return "\n".join(lines + [line])
+
+
+def finding_title(fig, rows, extra: str = "", headline: bool = True):
+    """The figure's finding above its panels: one claim row of the verdict file per paragraph
+    (:func:`finding_text`, then ``extra`` after the first), wrapped to the figure's width, left
+    aligned, :data:`FINDING_SIZE` points. Nothing without rows (the quick config's figures drawn
+    outside the workflow, the figure data's dry run)."""
+    if not rows:
+        return None
+    width_pt = fig.get_figwidth() * 72 - 10
+    text = "\n".join(wrap_to_width(fig, finding_text(row, headline) + (math_words(extra) if i == 0 else ""),
+                                   FINDING_SIZE, width_pt) for i, row in enumerate(rows))
+    return fig.suptitle(text, x=0.01, ha="left", multialignment="left", fontsize=FINDING_SIZE)
+
+
+def panel_letters(axes, letters: str = "abcdefghijklmnopqrstuvwxyz") -> None:
+    """Bold letters (:data:`LETTER_STYLE`) a, b, c … in the order of ``axes`` at the top left of
+    each visible one: above the frame, level with the left edge of its y tick labels and label.
+    Call it once the panels are drawn in full (it lays the figure out to measure them); a y label
+    must not be longer than its panel is high."""
+    axes = [ax for ax in np.ravel(np.asarray(axes, dtype=object)) if ax.get_visible()]
+    if not axes:
+        return
+    fig = axes[0].figure
+    while fig.figure is not fig:                  # a subfigure: lay out the whole figure
+        fig = fig.figure
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    for letter, ax in zip(letters, axes):
+        left = (ax.bbox.x0 - ax.yaxis.get_tightbbox(renderer).x0) * 72 / fig.dpi
+        mark = ax.annotate(letter, xy=(0, 1), xycoords="axes fraction", xytext=(-left, 5), textcoords="offset points",
+                           ha="left", va="bottom", **LETTER_STYLE)
+        # level with a title, whose room the layout keeps: then the letter needs none of its own
+        mark.set_in_layout(not any(ax.get_title(loc) for loc in ("center", "left", "right")))
+
+
+def thin_records(t, per_decade=None, n=None) -> np.ndarray:
+    """Indices of the records of ``t`` (t > 0) nearest to a grid: ``per_decade`` points a decade in
+    log t, or ``n`` points evenly spaced in t: where a trajectory's SGD markers go (every record
+    stays in its line)."""
+    pos = np.nonzero(np.asarray(t) > 0)[0]
+    if pos.size < 2:
+        return pos
+    tp = np.asarray(t, float)[pos]
+    if per_decade:
+        key = np.log10(tp)
+        grid = np.linspace(key[0], key[-1], max(2, int(round(per_decade * (key[-1] - key[0]))) + 1))
+    else:
+        key = tp
+        grid = np.linspace(tp[0], tp[-1], n)
+    return pos[np.unique(np.abs(np.subtract.outer(grid, key)).argmin(axis=1))]

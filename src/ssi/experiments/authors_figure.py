@@ -150,13 +150,6 @@ def key_number(config, numbers, name) -> str | None:
             f"∝ {law('L', g['exponent'], g.get('low'), g.get('high'))}{interval}{ode}")
 
 
-def panel_letters(axes) -> None:
-    """Bold a, b, … at the top-left corner of each axes, just outside it."""
-    for letter, ax in zip("abcdefgh", axes):
-        ax.annotate(letter, xy=(0, 1), xycoords="axes fraction", xytext=(-3, 3), textcoords="offset points",
-                    ha="right", va="bottom", fontweight="bold", fontsize=8)
-
-
 def verdict_text(config, numbers, name) -> str | None:
     """The claim this experiment tests, measured against the paper (None for exploratory runs)."""
     from ..plotting import law, verdict_line
@@ -228,8 +221,9 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator, NullFormatter
 
-    from ..plotting import (BLACK, COLOURS, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE, label,
-                            limits_to_data, new_figure, place_legends, plain_log_ticks, save_figure)
+    from ..plotting import (BLACK, COLOURS, FINDING_SIZE, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE,
+                            label, limits_to_data, new_figure, panel_letters, place_legends, plain_log_ticks,
+                            wrap_to_width, save_figure)
     import matplotlib.pyplot as plt
 
     spec = config[EXPERIMENT]["experiments"][name]
@@ -294,7 +288,7 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
     ax.set_xlabel("SGD steps")
     untied_here = any(_kind(s) == "untied" for s in spec["students"])
     ax.set_ylabel(r"overlaps $|m|$ and $|e|$" if semantic else
-                  "overlap" + (" (untied: RMS over tokens)" if untied_here else ""))
+                  "overlap" + ("\n(untied: RMS over tokens)" if untied_here else ""))
     if not single:                           # one colour per swept value: a colour bar says which
         bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.9, pad=0.02)
         bar.ax.set_ylabel(label("L") if key == "L" else label("omega"), rotation=0, va="center", ha="left")
@@ -439,7 +433,9 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
             ax2.set_xticks(distinct, [f"{L:g}" for L in distinct])
             ax2.xaxis.set_minor_formatter(NullFormatter())
     top = finding_line(row, _short(spec)) if row else key_number(config, numbers, name)
-    fig.suptitle((top + "\n" if top else "") + _figure_title(spec), fontsize=8)
+    heading = (top + "\n" if top else "") + _figure_title(spec)
+    heading = "\n".join(wrap_to_width(fig, line, FINDING_SIZE, fig.get_figwidth() * 72 - 10) for line in heading.split("\n"))
+    fig.suptitle(heading, x=0.01, ha="left", multialignment="left", fontsize=FINDING_SIZE)
     if row is None:                          # no finding line: the verdict heads the summary's legend
         verdict = verdict_text(config, numbers, name)
         if verdict:
@@ -447,6 +443,86 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
     panel_letters([ax, ax2])
     place_legends([(ax2, {"handles": right_handles, "title": "\n".join(right_notes) or None, "alignment": "left"}),
                    (ax, {"handles": style_handles, "title": "\n".join(left_notes) or None, "alignment": "left"})])
+    for path in out_paths:
+        save_figure(fig, path)
+    plt.close(fig)
+
+
+# --- the protocol candidates (ssi.experiments.authors_candidates) -------------------------------------
+#: words, colour and marker kind of the families (a colour of ssi.plotting.COLOURS, or "sky")
+FAMILY_TEXT = {"untied_H2sum": (r"untied network, $\Sigma\,\mathrm{He}_2$", "untied"),
+               "tied_H2sum": (r"tied network, $\Sigma\,\mathrm{He}_2$", "tied"),
+               "attention_H2sum": (r"attention, $\Sigma\,\mathrm{He}_2$", "attention"),
+               "tied_inversesqrtH2sum": (r"tied network, $\Sigma\,\mathrm{He}_2/\sqrt{L}$", "sky")}
+#: words of the gains; each is drawn in the colour and marker of the family it divides by (the
+#: untied steps alone in the untied family's)
+GAIN_TEXT = {"i_untied_over_attention": r"untied / attention, each at its best $\eta$",
+             "ii_untied_alone": "untied steps alone (a constant tied time)",
+             "ii_untied_over_tied_normalised": r"untied / tied network on $\Sigma\,\mathrm{He}_2/\sqrt{L}$",
+             "untied_over_tied": r"untied / tied network, both on $\Sigma\,\mathrm{He}_2$"}
+#: the gains that answer the authors' question (each with the paper's L² drawn through its first point)
+CANDIDATES = ("i_untied_over_attention", "ii_untied_alone")
+#: the key of this figure's row in the verdict file
+VERDICT_KEY = "candidates"
+
+
+def plot_candidates(config, numbers: dict, out_paths, verdicts: list[dict] | None = None) -> None:
+    """(a) Steps to 2/√d against L per family (SGD seed mean as markers, the ODE as lines);
+    (b) the gains, each with its measured law, and the paper's L² (dashed). First line: the
+    finding of the verdict row keyed "candidates" among ``verdicts`` (none without it)."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    from ..plotting import (COLOURS, LAW_STYLE, MARKERS, ODE_STYLE, SGD_STYLE, SKY, WIDTH_DOUBLE, law,
+                            limits_to_data, new_figure, place_legends, plain_log_ticks, save_figure)
+    from ..plotting import FINDING_SIZE, panel_letters
+
+    fig, (ax, ax2) = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=3.6, squeeze=True)
+    colours = {key: (SKY if kind == "sky" else COLOURS[kind]) for key, (_, kind) in FAMILY_TEXT.items()}
+    markers = {key: MARKERS["tied" if kind == "sky" else kind] for key, (_, kind) in FAMILY_TEXT.items()}
+    handles, xs, ys = [], [], []
+    for key, f in numbers["families"].items():
+        ax.errorbar(f["Ls"], f["steps_sgd"], color=colours[key], zorder=3, label=key,
+                    **{**SGD_STYLE, "marker": markers[key]})
+        ax.plot(f["Ls"], f["steps_ode"], color=colours[key], zorder=2, **ODE_STYLE)
+        handles.append(Line2D([], [], marker=markers[key], ms=3.5, color=colours[key], **ODE_STYLE,
+                              label=f"{FAMILY_TEXT[key][0]}: SGD {law('L', f['exponent_sgd'], f['low'], f['high'])}, "
+                                    f"ODE {law('L', f['exponent_ode'])}"))
+        xs.append(np.asarray(f["Ls"], float))
+        ys += [np.asarray(f["steps_sgd"], float), np.asarray(f["steps_ode"], float)]
+    limits_to_data(ax, x=np.concatenate(xs), y=np.concatenate(ys))
+    ax.set(xscale="log", yscale="log", xlabel="$L$", ylabel="steps to 2/√d\nseed mean")
+    ax.set_title(r"each network at its ODE-best $\eta$")
+    plain_log_ticks(ax)
+    gain_handles, xs, ys = [], [], []
+    law_drawn = False
+    for name, g in numbers["gains"].items():
+        family = authors_candidates.GAINS[name][1] or authors_candidates.GAINS[name][0]          # the family it divides by (or the untied steps)
+        colour, marker = colours[family], markers[family]
+        ax2.errorbar(g["Ls"], g["gain_sgd"], color=colour, zorder=3, label=name, **{**SGD_STYLE, "marker": marker})
+        ax2.plot(g["Ls"], g["gain_ode"], color=colour, zorder=2, **ODE_STYLE)
+        gain_handles.append(Line2D([], [], marker=marker, ms=3.5, color=colour, **ODE_STYLE,
+                                   label=f"{GAIN_TEXT[name]}: {law('L', g['exponent_sgd'], g['low'], g['high'])}"))
+        Ls = np.asarray(g["Ls"], float)
+        xs.append(Ls)
+        ys += [np.asarray(g["gain_sgd"], float), np.asarray(g["gain_ode"], float)]
+        y0 = g["gain_sgd"][0] if g["gain_sgd"] else None
+        if name in CANDIDATES and y0 and math.isfinite(y0):
+            (line,) = ax2.plot(Ls, y0 * (Ls / Ls[0]) ** 2, zorder=0.5, **LAW_STYLE)
+            line.set_gid("guide")
+            law_drawn = True
+    if law_drawn:
+        gain_handles.append(Line2D([], [], **LAW_STYLE, label=r"paper: $\propto L^{2}$ (through the first point)"))
+    limits_to_data(ax2, x=np.concatenate(xs), y=np.concatenate(ys))
+    ax2.set(xscale="log", yscale="log", xlabel="$L$", ylabel="gain (ratio of steps)")
+    ax2.set_title(f"gains at $d$ = {numbers['d']}")
+    plain_log_ticks(ax2)
+    row = next((r for r in verdicts or () if r.get("key") == VERDICT_KEY), None)
+    if row:
+        fig.suptitle(finding_line(row), x=0.01, ha="left", multialignment="left", fontsize=FINDING_SIZE)
+    panel_letters([ax, ax2])
+    title = {"title": "points: SGD, seed mean; lines: ODE", "alignment": "left"}
+    place_legends([(ax2, {"handles": gain_handles, **title}), (ax, {"handles": handles, **title})])
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
@@ -469,6 +545,6 @@ def plot(config, out_paths, numbers=None, verdicts: list[dict] | None = None) ->
     for name in figure_names(config):
         paths = [p for p in out_paths if str(p).rsplit("/", 1)[-1].rsplit(".", 1)[0] == name]
         if paths and name == authors_candidates.FIGURE:
-            authors_candidates.plot(config, numbers["candidates"], paths, verdicts=verdicts)
+            plot_candidates(config, numbers["candidates"], paths, verdicts=verdicts)
         elif paths:
             plot_experiment(config, numbers, name, paths, row=_row_of(verdicts, name))

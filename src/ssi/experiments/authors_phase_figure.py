@@ -8,7 +8,6 @@ from ..io import load_result
 from .authors_phase_jobs import check_spec, stems
 from .authors_phase_numbers import verdicts as bit_verdicts
 from .authors_phase_rule import BITS
-from .semantic_positional_figure import finding_line, panel_letters
 
 
 # --- figure -------------------------------------------------------------------------------------------
@@ -32,7 +31,8 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     from matplotlib.patches import Patch
 
     from .. import plotting
-    from ..plotting import COLOURS, REGION_COLOURS, WIDTH_DOUBLE, new_figure, save_figure
+    from ..plotting import (COLOURS, REGION_COLOURS, WIDTH_DOUBLE, finding_title, new_figure, panel_letters,
+                            save_figure)
 
     section = check_spec(config)
     names = list(section["diagrams"])
@@ -77,7 +77,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
                        label="the refined computation sides with the authors")]
     fig.legend(handles=handles, loc="outside lower center", ncol=2, fontsize=7, frameon=False)
     panel_letters(axes.ravel())
-    finding_line(fig, verdicts)
+    finding_title(fig, verdicts)
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)

@@ -313,8 +313,6 @@ def _verdict(fit, level) -> str:
     return f"SIE {fit['sie']}: measured {measured} · {reference}"
 
 
-# grammar additions (to move into ssi.plotting): the finding line and panel titles are those of
-# ssi.experiments.two_phases (add_finding, panel_title)
 #: SGD of the explicit R^d engine (the check of the reduced one): an open square around the SGD marker
 EXPLICIT_STYLE = {"linestyle": "none", "marker": "s", "markersize": 6, "markerfacecolor": "none", "capsize": 1.5,
                   "elinewidth": 0.8}
@@ -333,14 +331,14 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     from matplotlib.patches import Patch
 
     from ..plotting import (COLOURS, LAW_STYLE, MARKERS, ODE_STYLE, SGD_STYLE, WIDTH_DOUBLE, label, limits_to_data,
-                            new_figure, place_legends, save_figure, schedule_tex, sie_colour)
-    from .two_phases import add_finding, panel_title
+                            new_figure, panel_letters, place_legends, save_figure, schedule_tex, sie_colour)
+    from ..plotting import finding_title
     import matplotlib.pyplot as plt
 
     section = config[EXPERIMENT]
     numbers = summarise(config) if numbers is None else numbers
     fig, axes = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=4.9, squeeze=False)
-    add_finding(fig, verdicts)
+    finding_title(fig, verdicts)
     titles = {name: f"steps until the mean overlap reaches ${esc.level_tex()}$"
               for name, esc in escapes(section).items()}
     verdicts_of, case_handles = {}, []
@@ -385,7 +383,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
         ax.set_yscale("log")
         ax.set_xlabel(label("d"))
         ax.set_ylabel("SGD steps")
-        panel_title(ax, "ab"[col], titles[name])
+        ax.set_title(titles[name])
     offset = Fraction(GUIDE_OFFSET).limit_denominator(100)
     handles = case_handles + [
         Line2D([], [], color=COLOURS["sgd"], linestyle="none", marker=MARKERS["sgd"],
@@ -397,6 +395,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     fig.legend(handles=handles, loc="outside lower center", ncol=2, frameon=False)
     place_legends([(axes[0, col], {"handles": [], "title": verdicts_of[name], "title_fontsize": 7.5,
                                    "alignment": "left"}) for col, name in enumerate(LEVELS)])
+    panel_letters(axes[0])
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)

@@ -247,8 +247,6 @@ def rows_of(numbers, case) -> list[dict]:
 
 
 # --- figures ------------------------------------------------------------------------------------
-# grammar additions (to move into ssi.plotting): the finding line and panel titles are those of
-# ssi.experiments.two_phases (add_finding, panel_title); the Hessian's eigen-directions by their sign
 #: an eigen-direction of the Hessian at (0, 0): descending (λ < 0), ascending (λ > 0), flat (|λ| ≤ FLAT)
 #: (colours by their names in ssi.plotting)
 EIGEN_COLOURS = {"descending": "VERMILION", "ascending": "BLUE", "flat": "BLACK"}
@@ -279,20 +277,18 @@ def plot_landscape(config, out_paths, load=load_result, verdicts: list[dict] | N
     from matplotlib.lines import Line2D
 
     from .. import plotting
-    from ..plotting import BLACK, WIDTH_DOUBLE, apply_style, label, number, save_figure
-    from .two_phases import add_finding, panel_title
+    from ..plotting import BLACK, WIDTH_DOUBLE, apply_style, finding_title, label, number, panel_letters, save_figure
     import matplotlib.pyplot as plt
 
     files = stems(config, "landscape")
     targets = list(files)
     apply_style()
     fig = plt.figure(figsize=(WIDTH_DOUBLE, 2.45 * len(targets) + 1.0), layout="constrained")
-    add_finding(fig, verdicts)
+    finding_title(fig, verdicts)
     columns = fig.subfigures(1, len(LANDSCAPE_PE), wspace=0.03)
     axes = np.array([column.subplots(len(targets), 1, squeeze=False)[:, 0] for column in columns]).T
     for column, pe in zip(columns, LANDSCAPE_PE):
         column.suptitle(_encoding_text(pe), fontsize=8)
-    letters = iter("abcdefghijkl")
     data = {target: load(files[target]) for target in targets}
     for col, pe in enumerate(LANDSCAPE_PE):
         for row, target in enumerate(targets):
@@ -319,7 +315,7 @@ def plot_landscape(config, out_paths, load=load_result, verdicts: list[dict] | N
             ax.set_aspect("equal")
             ax.set_xlim(-1.05, 1.05)
             ax.set_ylim(-1.05, 1.05)
-            panel_title(ax, next(letters), f"{label(target)}: {_sie_tex(meta[pe])}")
+            ax.set_title(f"{label(target)}: {_sie_tex(meta[pe])}")
             ax.set_xlabel("positional overlap $e$")
             ax.set_ylabel("overlap $m$")
             columns[col].colorbar(image, ax=ax, shrink=0.85, label="$R(e, m) - R(0, 0)$")
@@ -330,6 +326,7 @@ def plot_landscape(config, out_paths, load=load_result, verdicts: list[dict] | N
     fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False, title_fontsize=7.5,
                title="eigen-directions of the Hessian of $R$ at (0, 0); joint SIE: the Taylor terms in $e$ alone "
                      "count too")
+    panel_letters(axes.T)
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
@@ -349,10 +346,9 @@ def plot_escape(config, out_paths, numbers=None, load=load_result, verdicts: lis
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    from ..plotting import (COLOURS, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE, label, law,
-                            limits_to_data, new_figure, number, place_legend, plain_log_ticks, save_figure,
-                            schedule_tex)
-    from .two_phases import add_finding, panel_title, thin_records
+    from ..plotting import (COLOURS, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE, finding_title,
+                            label, law, limits_to_data, new_figure, number, panel_letters, place_legend,
+                            plain_log_ticks, save_figure, schedule_tex, thin_records)
     import matplotlib.pyplot as plt
 
     section = config[EXPERIMENT]
@@ -360,7 +356,7 @@ def plot_escape(config, out_paths, numbers=None, load=load_result, verdicts: lis
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
     d_traj = int(section["trajectory_d"])
     fig, axes = new_figure(ncols=3, nrows=1, width=WIDTH_DOUBLE, height=3.9, squeeze=False)
-    add_finding(fig, verdicts)
+    finding_title(fig, verdicts)
     ax_t, ax_m, ax_e = axes[0]
     colours = case_colours(len(numbers["fits"]))
     style = dict(SGD_STYLE, marker=MARKERS["attention"])
@@ -408,7 +404,7 @@ def plot_escape(config, out_paths, numbers=None, load=load_result, verdicts: lis
     ax_t.set_yscale("log")
     ax_t.set_xlabel(label("d"))
     ax_t.set_ylabel(f"steps until {escape.of(config[EXPERIMENT], EXPERIMENT, 'replicates').symbol()}")
-    panel_title(ax_t, "a", "escape time")
+    ax_t.set_title("escape time")
     plain_log_ticks(ax_t)
     for ax in (ax_m, ax_e):
         ax.set_xscale("log")
@@ -416,8 +412,8 @@ def plot_escape(config, out_paths, numbers=None, load=load_result, verdicts: lis
     ax_m.axhline(numbers["escape_level"], **THRESHOLD_STYLE, zorder=1)
     ax_m.set_ylabel("overlap $|m|$")
     ax_e.set_ylabel(r"$e$, signed as the final $m$")
-    panel_title(ax_m, "b", f"$d$ = {number(d_traj)}: overlap")
-    panel_title(ax_e, "c", f"$d$ = {number(d_traj)}: positional overlap")
+    ax_m.set_title(f"$d$ = {number(d_traj)}: overlap")
+    ax_e.set_title(f"$d$ = {number(d_traj)}: positional overlap")
     handles += [Line2D([], [], ls="none", marker=style["marker"], color=COLOURS["sgd"], ms=style["markersize"],
                        label="SGD, median of the replicates, quartile bars"),
                 Line2D([], [], color=COLOURS["sgd"], **ODE_STYLE, label="ODE"),
@@ -425,6 +421,7 @@ def plot_escape(config, out_paths, numbers=None, load=load_result, verdicts: lis
     fig.legend(handles=handles, loc="outside lower center", ncol=2, frameon=False)
     place_legend(ax_t, handles=fitted, title="median escape ∝ SGD [95 %] · ODE", title_fontsize=7.5, alignment="left",
                  handletextpad=0.3)
+    panel_letters(axes[0])
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)

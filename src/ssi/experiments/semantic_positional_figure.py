@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import textwrap
 
 import numpy as np
 
@@ -12,51 +11,10 @@ from .semantic_positional_jobs import EXPERIMENT, load_landscape, problem, runs,
 from .semantic_positional_numbers import fmt, load_long, load_transition, summarise
 
 # grammar additions (to move into ssi.plotting)
-#: the face of a mark that shows a place rather than a measurement (the long run's (a, ω) in the
-#: diagram, the local minima and the runs' ends in the landscape), edged in black
-PLACE_FACE = "white"
 #: the marker of the share of SGD runs that have not escaped (drawn in the SGD colour)
 NOT_ESCAPED_MARKER = "v"
 #: the grey range of the colour map of a landscape drawn under SGD (black) and its ODE (orange)
 LANDSCAPE_GREYS = (0.1, 0.45)
-#: the size of the bold panel letters (a, b, c …)
-PANEL_LETTER_SIZE = 9
-
-
-def panel_letters(axes) -> None:
-    """A bold letter (a, b, c …) at the top left of each visible axes of ``axes``: above the axes,
-    its left edge on the left edge of the y axis's tick labels and label."""
-    axes = [ax for ax in axes if ax.get_visible()]
-    if not axes:
-        return
-    fig = axes[0].figure
-    fig.draw_without_rendering()
-    renderer = fig.canvas.get_renderer()
-    for i, ax in enumerate(axes):
-        left = (ax.bbox.x0 - ax.yaxis.get_tightbbox(renderer).x0) * 72 / fig.dpi
-        ax.annotate(chr(ord("a") + i), xy=(0, 1), xycoords="axes fraction", xytext=(-left, 5),
-                    textcoords="offset points", ha="left", va="bottom", fontsize=PANEL_LETTER_SIZE,
-                    fontweight="bold")
-
-
-def finding_line(fig, verdicts, headline: bool = True):
-    """The finding of the figure's claim rows (ssi.plotting.finding_text, one row a paragraph,
-    wrapped to the figure's width) as its first line; nothing without rows."""
-    from ..plotting import finding_text
-
-    if not verdicts:
-        return None
-    size = 8
-    chars = int(fig.get_figwidth() * 72 / (0.56 * size))    # DejaVu Sans: about 0.56 em a character
-    glue = (" %", "\u00a0%"), (" = ", "\u00a0=\u00a0")     # never break "1.92 %" or "ω = 0.65"
-    lines = []
-    for row in verdicts:
-        text = finding_text(row, headline)
-        for space, nbsp in glue:
-            text = text.replace(space, nbsp)
-        lines.append(textwrap.fill(text, chars).replace("\u00a0", " "))
-    text = "\n".join(lines)
-    return fig.suptitle(text, x=0.01, ha="left", fontsize=size)
 
 
 # --- figures ---------------------------------------------------------------------------------------
@@ -85,7 +43,7 @@ def plot_diagram(config, out_paths, numbers=None, load=load_result, verdicts=Non
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    from ..plotting import COLOURS, REGION_COLOURS, WIDTH_DOUBLE, new_figure, save_figure
+    from ..plotting import OPEN_FACE, finding_title, panel_letters, COLOURS, REGION_COLOURS, WIDTH_DOUBLE, new_figure, save_figure
     import matplotlib.pyplot as plt
 
     fig, axes = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=3.9 if verdicts else 3.6, squeeze=False)
@@ -93,7 +51,7 @@ def plot_diagram(config, out_paths, numbers=None, load=load_result, verdicts=Non
     lr = config[EXPERIMENT]["long_run"]
     a_sgd = config[EXPERIMENT]["transition"]["a"]
     titles = {"full": "the whole square", "zoom": "zoom on the boundary"}
-    place = {"ls": "", "marker": "*", "color": PLACE_FACE, "mec": COLOURS["sgd"], "ms": 10}
+    place = {"ls": "", "marker": "*", "color": OPEN_FACE, "mec": COLOURS["sgd"], "ms": 10}
     for ax, (name, stem) in zip(axes[0], stems(config, "diagram").items()):
         dg, _ = load(stem)
         ax.pcolormesh(dg["a"], dg["omega"], dg["region"], cmap=cmap, vmin=-0.5, vmax=7.5, shading="nearest",
@@ -117,7 +75,7 @@ def plot_diagram(config, out_paths, numbers=None, load=load_result, verdicts=Non
     fig.legend(handles=handles, loc="outside lower center", ncol=2, frameon=False, fontsize=7, columnspacing=1.0,
                handlelength=1.2, handletextpad=0.5, borderaxespad=0.2)
     panel_letters(axes.ravel())
-    finding_line(fig, verdicts)
+    finding_title(fig, verdicts)
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
@@ -130,7 +88,7 @@ def plot_transition(config, out_paths, numbers=None, load=load_result, verdicts=
     from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
 
-    from ..plotting import (COLOURS, LAW_STYLE, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE,
+    from ..plotting import (finding_title, panel_letters, COLOURS, LAW_STYLE, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE,
                             label, new_figure, number, save_figure)
     import matplotlib.pyplot as plt
 
@@ -190,7 +148,7 @@ def plot_transition(config, out_paths, numbers=None, load=load_result, verdicts=
     fig.legend(handles, labels, loc="outside lower center", ncol=2, frameon=False,
                handler_map={tuple: HandlerTuple(ndivide=None, pad=0.6)}, handlelength=3.6, columnspacing=1.2)
     panel_letters(axes.ravel())
-    finding_line(fig, verdicts)
+    finding_title(fig, verdicts)
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
@@ -204,7 +162,7 @@ def plot_long(config, out_paths, numbers=None, load=load_result, verdicts=None) 
     from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
 
-    from ..plotting import COLOURS, MARKERS, ODE_STYLE, WIDTH_DOUBLE, YELLOW, label, new_figure, number, save_figure
+    from ..plotting import OPEN_FACE, finding_title, panel_letters, COLOURS, MARKERS, ODE_STYLE, WIDTH_DOUBLE, YELLOW, label, new_figure, number, save_figure
     import matplotlib.pyplot as plt
 
     section = config[EXPERIMENT]
@@ -225,14 +183,14 @@ def plot_long(config, out_paths, numbers=None, load=load_result, verdicts=None) 
     image = ax.contourf(E, M, R, levels=30, cmap=greys)
     fig.colorbar(image, ax=ax, shrink=0.85, label="loss $R(e, m)$")
     dots = {"ls": "none", "ms": 1.2, "alpha": 0.5, "rasterized": True}
-    ends = {"ls": "none", "marker": "o", "color": PLACE_FACE, "mec": COLOURS["sgd"], "ms": 3}
+    ends = {"ls": "none", "marker": "o", "color": OPEN_FACE, "mec": COLOURS["sgd"], "ms": 3}
     for i in range(m.shape[0]):
         ax.plot(np.abs(e[i]), np.abs(m[i]), marker=MARKERS["sgd"], color=COLOURS["sgd"], **dots)
         ax.plot(abs(e[i, -1]), abs(m[i, -1]), zorder=4, **ends)
     ax.plot(np.abs(ode["long_e"]), np.abs(ode["long_m"]), color=COLOURS["ode"], zorder=3, **ODE_STYLE)
     star = {"ls": "none", "marker": "*", "ms": 12, "mec": COLOURS["sgd"]}
     for k, mn in enumerate(numbers["minima"]):
-        ax.plot(mn["e"], mn["m"], color=YELLOW if k == 0 else PLACE_FACE, clip_on=False, zorder=5, **star)
+        ax.plot(mn["e"], mn["m"], color=YELLOW if k == 0 else OPEN_FACE, clip_on=False, zorder=5, **star)
     ax.set_aspect("equal")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
@@ -266,7 +224,7 @@ def plot_long(config, out_paths, numbers=None, load=load_result, verdicts=None) 
     fig.legend(handles, labels, loc="outside lower center", ncol=2, frameon=False,
                handler_map={tuple: HandlerTuple(ndivide=None, pad=0.6)})
     panel_letters(axes.ravel())
-    finding_line(fig, verdicts, headline=False)
+    finding_title(fig, verdicts, headline=False)
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)

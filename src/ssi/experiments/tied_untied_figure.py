@@ -16,21 +16,13 @@ from .tied_untied_jobs import EXPERIMENT, NETWORKS, PROTOCOLS, THRESHOLDS, escap
 from .tied_untied_numbers import fit_of, summarise
 
 # grammar additions (to move into ssi.plotting)
-#: the ODE at a second, earlier escape level beside the main one: a thinner solid line
-ODE_EARLY_STYLE = {"linestyle": "-", "linewidth": 0.7}
 #: the median replicate's escape (beside the replicate mean's markers)
 MEDIAN_MARKER = "x"
-#: a figure's finding line (the first line, above the panels)
-FINDING_STYLE = {"fontsize": 8.5, "fontweight": "bold"}
-#: a panel letter, bold, at the top left of its axes
-LETTER_STYLE = {"fontsize": 9, "fontweight": "bold"}
 #: a learning-rate protocol -> the name of its colour in ssi.plotting and its SGD marker, where gains
 #: of several protocols share an axes (:func:`protocol_colour`)
 PROTOCOL_STYLE = {"same_lr": ("BLACK", "o"), "best_lr": ("PURPLE", "D"), "authors_sqrt": ("SKY", "v"),
                   "linear_lr": ("ORANGE", "P")}
 PROTOCOL_MARKERS = {p: marker for p, (_, marker) in PROTOCOL_STYLE.items()}
-#: the face of an open marker (SGD at the authors' early escape level)
-OPEN_FACE = "white"
 
 
 def protocol_colour(protocol: str) -> str:
@@ -46,16 +38,6 @@ def tint(colour, fraction: float):
     from matplotlib.colors import to_rgb
 
     return tuple(c + (1.0 - c) * fraction for c in to_rgb(colour))
-
-
-def panel_letters(axes) -> None:
-    """Bold letters a, b, c … at the top left of the visible ``axes`` (outside the frame, left of
-    the title)."""
-    import string
-
-    for letter, ax in zip(string.ascii_lowercase, [a for a in np.ravel(axes) if a.get_visible()]):
-        ax.annotate(letter, xy=(0, 1), xycoords="axes fraction", xytext=(-24, 4), textcoords="offset points",
-                    ha="right", va="bottom", **LETTER_STYLE)
 
 
 #: words that a line break never separates from their neighbours
@@ -87,26 +69,6 @@ def wrap(text: str, chars: int) -> str:
             n += v + (1 if line else 0)
             line.append(word)
     return "\n".join(lines + [" ".join(line)])
-
-
-def finding(row: dict, headline: bool = True) -> str:
-    """:func:`ssi.plotting.finding_text` of a verdict row, with the powers it leaves in ASCII
-    (``d^-½``) set as mathtext."""
-    from ..plotting import finding_text
-
-    text = finding_text(row, headline=headline).replace("^-½", "$^{-1/2}$").replace("^½", "$^{1/2}$")
-    return re.sub(r"(?<!\$)\^\{?([^\s${}]+)\}?", r"$^{\1}$", text)
-
-
-def finding_title(fig, rows, extra: str = "") -> None:
-    """The figure's finding, one verdict row per line (wrapped to the figure's width), as its
-    suptitle: nothing without rows."""
-    if not rows:
-        return
-    width_pt = fig.get_figwidth() * 72 - 10
-    chars = int(width_pt / (0.62 * FINDING_STYLE["fontsize"]))
-    text = "\n".join(wrap(finding(r) + (extra if i == 0 else ""), chars) for i, r in enumerate(rows))
-    fig.suptitle(text, **FINDING_STYLE)
 
 
 def along(x, y, n: int, xlog: bool = True, ylog: bool = False, yspan=None, phase: float = 0.0):
@@ -161,7 +123,7 @@ def _case_title(spec, k, d):
 
 def sgd_points(ax, x, y, colour, marker, filled=True, yerr=None, **kwargs):
     """SGD as markers (with error bars when ``yerr`` is given), never joined (SGD_STYLE)."""
-    from ..plotting import SGD_STYLE
+    from ..plotting import OPEN_FACE, SGD_STYLE
 
     kwargs.setdefault("zorder", 3)
     return ax.errorbar(x, y, yerr=yerr, color=colour, mec=colour, mfc=colour if filled else OPEN_FACE,
@@ -170,6 +132,7 @@ def sgd_points(ax, x, y, colour, marker, filled=True, yerr=None, **kwargs):
 
 def legend_marker(colour, marker, filled=True):
     """A legend handle: an SGD marker (open: ``filled`` False)."""
+    from ..plotting import OPEN_FACE
     from matplotlib.lines import Line2D
 
     from ..plotting import SGD_STYLE
@@ -209,7 +172,7 @@ def plot_escape(config, numbers, out_paths, load=load_result, verdicts=None) -> 
     filled at the macroscopic level, open at the authors' one; the median replicate's crossing ×),
     the ODE (lines: thick at the macroscopic level, thin at the authors' one). ``verdicts``: unused
     (the gain figure states the finding)."""
-    from ..plotting import (COLOURS, MARKERS, ODE_STYLE, WIDTH_DOUBLE, label, limits_to_data, new_figure,
+    from ..plotting import (ODE_SECOND_LEVEL_STYLE, panel_letters, COLOURS, MARKERS, ODE_STYLE, WIDTH_DOUBLE, label, limits_to_data, new_figure,
                             plain_log_ticks, save_figure)
     import matplotlib.pyplot as plt
 
@@ -234,7 +197,7 @@ def plot_escape(config, numbers, out_paths, load=load_result, verdicts=None) -> 
                     sgd_points(ax, Ls, y, colour, MARKERS[net], filled=thr == "macro",
                                label=f"{label(net)}, {escapes(section)[thr].symbol()}")
                     ode_y = np.asarray(ode[f"steps_{protocol}_{thr}"][i], float)
-                    ax.plot(ode["Ls"], ode_y, color=colour, **(ODE_STYLE if thr == "macro" else ODE_EARLY_STYLE),
+                    ax.plot(ode["Ls"], ode_y, color=colour, **(ODE_STYLE if thr == "macro" else ODE_SECOND_LEVEL_STYLE),
                             zorder=2)
                     ys += [y, ode_y]
                 med = np.array([x[f"median_{net}_macro"] for x in rows])
@@ -256,7 +219,7 @@ def plot_escape(config, numbers, out_paths, load=load_result, verdicts=None) -> 
               (both(lambda n: legend_marker(COLOURS[n], MEDIAN_MARKER)),
                f"SGD, median replicate reaches ${esc['macro_replicates'].level_tex()}$"),
               (both(lambda n: legend_line(COLOURS[n], ODE_STYLE)), f"ODE, {esc['macro'].symbol()}"),
-              (both(lambda n: legend_line(COLOURS[n], ODE_EARLY_STYLE)), f"ODE, ${authors}$")]
+              (both(lambda n: legend_line(COLOURS[n], ODE_SECOND_LEVEL_STYLE)), f"ODE, ${authors}$")]
     figure_legend(fig, items, ncol=4)
     panel_letters(axes)
     for path in out_paths:
@@ -283,7 +246,7 @@ def plot_gain(config, numbers, out_paths, load=load_result, verdicts=None) -> No
     ODE at the first L); the axes fitted to the data; each panel's verdict with the measured laws.
     ``verdicts``: the verdict rows of the result; the most telling one (differs first) is the
     figure's first line."""
-    from ..plotting import (COLOURS, LAW_STYLE, ODE_STYLE, VERDICT_STYLE, WIDTH_DOUBLE, label,
+    from ..plotting import (finding_title, panel_letters, COLOURS, LAW_STYLE, ODE_STYLE, VERDICT_STYLE, WIDTH_DOUBLE, label,
                             limits_to_data, new_figure, place_legends, plain_log_ticks, save_figure)
     import matplotlib.pyplot as plt
 
@@ -380,7 +343,7 @@ def plot_null(config, numbers, out_paths, load=load_result, verdicts=None) -> No
     and the untied one (learns): SGD (the replicate mean with its 95 % interval, markers along the
     curve), the ODE (lines), the start d^(-1/2) (dotted). ``verdicts``: the null-target row is the
     figure's first line."""
-    from ..plotting import (COLOURS, MARKERS, ODE_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE, label, new_figure, number,
+    from ..plotting import (finding_title, panel_letters, COLOURS, MARKERS, ODE_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE, label, new_figure, number,
                             place_legends, save_figure, sie_text)
     import matplotlib.pyplot as plt
 
@@ -451,6 +414,7 @@ def plot_attention(config, numbers, out_paths, load=load_result, verdicts=None) 
     """Escape steps vs L of attention (trace) and the untied square network (SGD markers, ODE lines),
     and the mean overlap against time of each (one shade per L). ``verdicts``: unused (no claim row
     names this figure)."""
+    from ..plotting import ODE_SECOND_LEVEL_STYLE, panel_letters
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
     from ..plotting import (COLOURS, MARKERS, ODE_STYLE, WIDTH_DOUBLE, label, limits_to_data, new_figure, number,
@@ -476,7 +440,7 @@ def plot_attention(config, numbers, out_paths, load=load_result, verdicts=None) 
             y = np.array([r[f"steps_{net}_{thr}"] for r in rows], float)
             yo = np.array([r[f"ode_{net}_{thr}"] for r in rows], float)
             sgd_points(ax, Ls, y, colour, marker, filled=thr == "macro", label=f"{names[net]}, {esc[thr].symbol()}")
-            ax.plot(Ls, yo, color=colour, **(ODE_STYLE if thr == "macro" else ODE_EARLY_STYLE), zorder=2)
+            ax.plot(Ls, yo, color=colour, **(ODE_STYLE if thr == "macro" else ODE_SECOND_LEVEL_STYLE), zorder=2)
             ys += [y, yo]
         arr, _ = load(files[net])
         d = int(spec["d"])
@@ -511,7 +475,7 @@ def plot_attention(config, numbers, out_paths, load=load_result, verdicts=None) 
     items += [(pair(lambda n: legend_marker(COLOURS[n], MARKERS[n])), f"SGD, mean reaches {esc['macro'].symbol()}"),
               (pair(lambda n: legend_marker(COLOURS[n], MARKERS[n], filled=False)), f"SGD, mean reaches ${authors}$"),
               (pair(lambda n: legend_line(COLOURS[n], ODE_STYLE)), f"ODE, {esc['macro'].symbol()}"),
-              (pair(lambda n: legend_line(COLOURS[n], ODE_EARLY_STYLE)), f"ODE, ${authors}$"),
+              (pair(lambda n: legend_line(COLOURS[n], ODE_SECOND_LEVEL_STYLE)), f"ODE, ${authors}$"),
               (tuple(legend_line(shade(COLOURS["untied"], j), ODE_STYLE) for j in range(n_L)),
                "b, c: $L$ = " + ", ".join(str(L) for L in spec["Ls"]) + ", light to dark")]
     figure_legend(fig, items, ncol=4)

@@ -4,7 +4,7 @@ the SGD measurements (docs/results/tied_untied.md, "The gain's exponent from the
 Three panels, one quantity on each y axis: (a) the gain T_untied/T_tied of the ReLU networks under
 four learning-rate protocols, with the paper's L²; (b) the gain of an untied network over trace
 attention; (c) each network's escape time alone at its best η, relative to its first L. The ODE is a
-solid line in the colour of its protocol (a, b) or network (c), its law as L → ∞ a dotted line in
+solid line in the colour of its protocol (a, b) or network (c), its law as L → ∞ a dash-dotted line in
 the same colour, SGD markers in the same colour (filled at the macroscopic escape level, with 95 %
 intervals where the replicates are at hand; open at the authors' early level)."""
 from __future__ import annotations
@@ -16,15 +16,11 @@ import numpy as np
 
 from ..io import load_result
 from . import tied_untied_theory as theory
-from .tied_untied_figure import (PAPER_GAIN, PROTOCOL_MARKERS, finding_title, guide_line, legend_line, legend_marker,
-                                 panel_letters, protocol_colour, rows_for, sgd_points, wrap)
+from .tied_untied_figure import (PAPER_GAIN, PROTOCOL_MARKERS, guide_line, legend_line, legend_marker,
+                                 protocol_colour, rows_for, sgd_points, wrap)
 
 FIGURE = "tied_untied_theory"
 
-# grammar additions (to move into ssi.plotting)
-#: a law the ODE reaches as L → ∞ (asymptotic, not the paper's and not fitted): a dotted line in the
-#: colour of its series
-ASYMPTOTE_STYLE = {"linestyle": ":", "linewidth": 1.0}
 
 #: panels: (title, y label, [(comparison, words, colour: a protocol of PROTOCOL_STYLE or a network,
 #: relative to the first L)]). The asymptotic law is drawn through the ODE at the first L
@@ -67,7 +63,7 @@ def _d_of(m) -> str:
 
 def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict] | None = None) -> None:
     """Three panels (:data:`PANELS`): the reduced ODE's gain or time against L (solid), its
-    asymptotic law (dotted), SGD (markers; 95 % intervals where the replicates are at hand; times
+    asymptotic law (dash-dotted), SGD (markers; 95 % intervals where the replicates are at hand; times
     relative to the first L of SGD are drawn from the ODE's value at their first L), and in (a) the
     paper's law L² (grey dashed).
 
@@ -79,7 +75,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     from matplotlib.lines import Line2D
     import matplotlib.pyplot as plt
 
-    from ..plotting import (LAW_STYLE, ODE_STYLE, SGD_STYLE, WIDTH_DOUBLE, claimed_law_tex, new_figure, place_legends,
+    from ..plotting import (FIT_STYLE, LAW_STYLE, ODE_STYLE, SGD_STYLE, WIDTH_DOUBLE, claimed_law_tex, finding_title, panel_letters, new_figure, place_legends,
                             plain_log_ticks, save_figure)
     from .tied_untied_jobs import escapes
 
@@ -109,7 +105,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
             ax.plot(x, y, color=colour, **{**ODE_STYLE, **({"linewidth": 2.6} if covered else {})}, zorder=2,
                     label=f"ODE {key}")
             j = -1 if spec[key][2].startswith("attention") or (spec[key][3] or "").startswith("attention") else 0
-            ax.plot(x, y[j] * (x / x[j]) ** row["asymptotic"], color=colour, **ASYMPTOTE_STYLE, zorder=1.5)
+            ax.plot(x, y[j] * (x / x[j]) ** row["asymptotic"], color=colour, **FIT_STYLE, zorder=1.5)
             laws.append(colour)
             stop = row["no_escape_from_L_closed_form"]
             tail = f"; tied stops escaping at $L$ ≈ {stop:.0f}" if stop and math.isfinite(stop) else ""
@@ -140,8 +136,8 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
             guide_line(ax, x, x ** PAPER_GAIN[2][0], LAW_STYLE)
             handles.append(legend_line(LAW_STYLE["color"], {k: v for k, v in LAW_STYLE.items() if k != "color"}))
             texts.append(f"the paper's law, {PAPER_GAIN[2][1]}")
-        handles.append(tuple(legend_line(c, ASYMPTOTE_STYLE) for c in laws))
-        texts.append(r"dotted: the ODE's law as $L\to\infty$")
+        handles.append(tuple(legend_line(c, FIT_STYLE) for c in laws))
+        texts.append(r"dash-dotted: the ODE's law as $L\to\infty$")
         for thr in ("macro", "authors"):
             if thr in groups:
                 g = groups[thr]

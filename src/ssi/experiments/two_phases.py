@@ -197,71 +197,6 @@ TRAJECTORY_MARKERS_PER_DECADE = 3
 TAIL_MARKERS = 10
 #: where an ODE line leaves a log axis downwards (1 − |m| → 0): a triangle on the axis' edge
 ODE_EXIT_STYLE = {"linestyle": "none", "marker": "v", "markersize": 4.5}
-#: the size of the finding lines above the panels
-FINDING_SIZE = 8
-
-
-def _math_words(text: str) -> str:
-    """``t_max`` (a code name in a verdict row's headline) as mathtext ``$t_{\\mathrm{max}}$``, outside $…$."""
-    import re
-
-    parts = re.split(r"(?<!\\)(\$[^$]*\$)", text)
-    return "".join(p if p.startswith("$") else re.sub(r"\b([A-Za-z])_([A-Za-z]+)\b", r"$\1_{\\mathrm{\2}}$", p)
-                   for p in parts)
-
-
-def _wrap(fig, text: str, fontsize: float, width_px: float) -> str:
-    """``text`` broken at spaces into lines no wider than ``width_px`` (measured as the figure sets it)."""
-    from matplotlib.font_manager import FontProperties
-
-    renderer = fig.canvas.get_renderer()
-    prop = FontProperties(size=fontsize)
-
-    def width(s):
-        return renderer.get_text_width_height_descent(s, prop, ismath=s.count("$") >= 2)[0]
-
-    lines, line = [], ""
-    for word in text.split(" "):
-        trial = f"{line} {word}" if line else word
-        if line and width(trial) > width_px:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    return "\n".join(lines + [line])
-
-
-def add_finding(fig, verdicts) -> None:
-    """The figure's finding above its panels: one line per claim row of the verdict file
-    (:func:`ssi.plotting.finding_text`), wrapped to the figure's width; nothing for no rows."""
-    from ..plotting import finding_text
-
-    if not verdicts:
-        return
-    width = 0.98 * fig.bbox.width
-    text = "\n".join(_wrap(fig, _math_words(finding_text(row)), FINDING_SIZE, width) for row in verdicts)
-    fig.suptitle(text, x=0.01, ha="left", multialignment="left", fontsize=FINDING_SIZE)
-
-
-def panel_title(ax, letter: str, title: str = "") -> None:
-    """The panel letter (bold), then the panel's title, at the top left of ``ax``."""
-    ax.set_title(rf"$\mathbf{{{letter}}}$" + (f"   {title}" if title else ""), loc="left")
-
-
-def thin_records(t, per_decade=None, n=None) -> np.ndarray:
-    """Indices of the records of ``t`` (t > 0) nearest to a grid: ``per_decade`` points a decade in log t,
-    or ``n`` points evenly spaced in t (the markers of a trajectory; every record stays in the lines)."""
-    pos = np.nonzero(np.asarray(t) > 0)[0]
-    if pos.size < 2:
-        return pos
-    tp = np.asarray(t, float)[pos]
-    if per_decade:
-        key = np.log10(tp)
-        grid = np.linspace(key[0], key[-1], max(2, int(round(per_decade * (key[-1] - key[0]))) + 1))
-    else:
-        key = tp
-        grid = np.linspace(tp[0], tp[-1], n)
-    return pos[np.unique(np.abs(np.subtract.outer(grid, key)).argmin(axis=1))]
 
 
 def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict] | None = None) -> None:
@@ -278,9 +213,9 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     from matplotlib.patches import Patch
 
     from .. import plotting
-    from ..plotting import (COLOURS, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE, label,
-                            limits_to_data, new_figure, number, place_legend, plain_log_ticks, save_figure,
-                            schedule_tex, sie_text, student_text)
+    from ..plotting import (COLOURS, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE, finding_title,
+                            label, limits_to_data, new_figure, number, panel_letters, place_legend,
+                            plain_log_ticks, save_figure, schedule_tex, sie_text, student_text, thin_records)
     import matplotlib.pyplot as plt
 
     sgd_files, ode_files = stems(config, "sgd"), stems(config, "ode")
@@ -288,7 +223,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     numbers = numbers if numbers is not None else summarise(config, load)
     by_point = {(r["case"], r["d"]): r for r in numbers["rows"]}
     fig, axes = new_figure(ncols=len(cases) + 1, nrows=2, width=WIDTH_DOUBLE, height=5.6, squeeze=False)
-    add_finding(fig, verdicts)
+    finding_title(fig, verdicts)
     level = escape.of(config[EXPERIMENT], EXPERIMENT, "curve").value()
     all_dims = sorted({d for (_, d) in sgd_files})
     colour_of = {d: getattr(plotting, DIM_COLOURS[i % len(DIM_COLOURS)]) for i, d in enumerate(all_dims)}
@@ -340,8 +275,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
             if below.size:
                 bottom.plot(t_ode[below[0]], floor, color=colour, **ODE_EXIT_STYLE, clip_on=False, zorder=4)
                 leaves = True
-        panel_title(top, "abcdefgh"[col], f"{sie_text(k)}: {label(spec['problem']['target'])}")
-        panel_title(bottom, "abcdefgh"[len(cases) + 1 + col])
+        top.set_title(f"{sie_text(k)}: {label(spec['problem']['target'])}")
         top.set_xlabel(label("t"))
         bottom.set_xlabel(label("t"))
         top.set_ylabel(r"overlap $\overline{|m|}$")
@@ -350,7 +284,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
         notes.append((top, f"{student_text(spec['problem']['student'], spec['problem'].get('activation'))},\n"
                            f"{schedule_tex(spec['schedule'])}\nescape $t$ (SGD, ODE):\n" + "\n".join(escapes)))
     _gap_panel(axes[0, -1], axes[1, -1], config, numbers)
-    panel_title(axes[0, -1], "abcdefgh"[len(cases)], r"gap of $\overline{|m|}$ over $t$")
+    axes[0, -1].set_title(r"gap of $\overline{|m|}$ over $t$")
     handles = [Patch(color=colour_of[d], label=f"$d$ = {number(d)}") for d in all_dims]
     handles += [Line2D([], [], color=COLOURS["sgd"], linestyle="none", marker=MARKERS["sgd"],
                        markersize=sgd_style["markersize"], label="SGD, mean of the replicates, 95 % bars"),
@@ -361,6 +295,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     fig.legend(handles=handles, loc="outside lower center", ncol=4, frameon=False)
     for ax, text in notes:
         place_legend(ax, handles=[], title=text, title_fontsize=7.5, alignment="left")
+    panel_letters(list(axes[0]) + list(axes[1, :-1]))
     for path in out_paths:
         save_figure(fig, path)
     plt.close(fig)
@@ -416,7 +351,7 @@ def _gap_panel(ax, below, config, numbers) -> None:
     if shown:
         limits_to_data(ax, x=np.concatenate([x for x, _ in shown]), y=np.concatenate([y for _, y in shown]))
     ax.set_xlabel(label("d"))
-    ax.set_ylabel("largest SGD $-$ ODE gap")
+    ax.set_ylabel("largest gap")
     below.set_axis_off()
 
 
