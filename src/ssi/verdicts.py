@@ -358,6 +358,12 @@ def rows_of(content: dict, result: str | None = None, claim: str | None = None) 
             and (claim is None or e["claim"] == claim)]
 
 
+def rows_for(path, result: str) -> list[dict]:
+    """The rows of ``result`` (numbers-file stem) in the verdict file ``path``: what that result's
+    figures state as their findings (ssi.plotting.finding_text)."""
+    return rows_of(load(path), result)
+
+
 # --- the headline -----------------------------------------------------------------------------------------
 #: the README's headline: at most this many words
 HEADLINE_WORDS = 60

@@ -208,6 +208,7 @@ rule authors_plot:
         AU_CANDIDATES,
         AU_CODE,
         numbers=f"{F}/numbers/authors.json",
+        verdicts=f"{F}/VERDICTS.json",
     params:
         view=config_view("authors"),
     output:
@@ -225,4 +226,6 @@ rule authors_plot:
 FIGURES += AU_FIGURES
 RESULTS += AU_SGD + AU_ODE + AU_PROTOCOLS + AU_CANDIDATES
 NUMBERS += [f"{F}/numbers/authors.json"]
-RENDERERS["authors"] = lambda out_dir: authors.plot(config, [f"{out_dir}/{Path(p).name}" for p in AU_FIGURES])
+RENDERERS["authors"] = lambda out_dir: authors.plot(
+    config, [f"{out_dir}/{Path(p).name}" for p in AU_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "authors")
+)

@@ -80,6 +80,7 @@ rule authors_phase_plot:
     input:
         AP_RESULTS,
         AP_CODE,
+        verdicts=f"{F}/VERDICTS.json",
     params:
         view=config_view("authors_phase"),
     output:

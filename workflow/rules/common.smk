@@ -4,6 +4,7 @@ from pathlib import Path
 
 from ssi import escape
 from ssi.experiments.common import problem_from_spec
+from ssi.verdicts import rows_for
 from ssi.experiments.positional import LANDSCAPE_PE, landscape_problem
 
 R = config["results_dir"]

@@ -81,6 +81,7 @@ rule escape_vs_d_plot:
         C1_RESULTS,
         C1_CODE,
         numbers=f"{F}/numbers/escape_vs_d.json",
+        verdicts=f"{F}/VERDICTS.json",
     params:
         view=config_view("escape_vs_d"),
     output:
@@ -97,4 +98,6 @@ rule escape_vs_d_plot:
 FIGURES += C1_FIGURES
 RESULTS += C1_RESULTS
 NUMBERS += [f"{F}/numbers/escape_vs_d.json"]
-RENDERERS["escape_vs_d"] = lambda out_dir: escape_vs_d.plot(config, [f"{out_dir}/{Path(p).name}" for p in C1_FIGURES])
+RENDERERS["escape_vs_d"] = lambda out_dir: escape_vs_d.plot(
+    config, [f"{out_dir}/{Path(p).name}" for p in C1_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "escape_vs_d")
+)

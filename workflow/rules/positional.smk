@@ -90,6 +90,7 @@ rule positional_plot:
         PE_RESULTS,
         PE_CODE,
         numbers=f"{F}/numbers/positional.json",
+        verdicts=f"{F}/VERDICTS.json",
     params:
         view=config_view("positional"),
     output:
@@ -111,5 +112,5 @@ FIGURES += PE_FIGURES
 RESULTS += PE_RESULTS
 NUMBERS += [f"{F}/numbers/positional.json"]
 RENDERERS["positional"] = lambda out_dir: positional.plot(
-    config, [f"{out_dir}/{Path(p).name}" for p in PE_FIGURES]
+    config, [f"{out_dir}/{Path(p).name}" for p in PE_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "positional")
 )

@@ -147,6 +147,7 @@ rule semantic_positional_plot:
         SP_RESULTS,
         SP_CODE,
         numbers=f"{F}/numbers/semantic_positional.json",
+        verdicts=f"{F}/VERDICTS.json",
     params:
         view=config_view("semantic_positional"),
     output:
@@ -172,5 +173,5 @@ FIGURES += SP_FIGURES
 RESULTS += SP_RESULTS
 NUMBERS += [f"{F}/numbers/semantic_positional.json"]
 RENDERERS["semantic_positional"] = lambda out_dir: sp.plot(
-    config, [f"{out_dir}/{Path(p).name}" for p in SP_FIGURES]
+    config, [f"{out_dir}/{Path(p).name}" for p in SP_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "semantic_positional")
 )

@@ -124,6 +124,7 @@ rule tied_untied_plot:
         TU_RESULTS,
         TU_CODE,
         numbers=f"{F}/numbers/tied_untied.json",
+        verdicts=f"{F}/VERDICTS.json",
     params:
         view=config_view("tied_untied"),
     output:
@@ -142,5 +143,5 @@ FIGURES += TU_FIGURES
 RESULTS += TU_RESULTS
 NUMBERS += [f"{F}/numbers/tied_untied.json"]
 RENDERERS["tied_untied"] = lambda out_dir: tied_untied.plot(
-    config, [f"{out_dir}/{Path(p).name}" for p in TU_FIGURES]
+    config, [f"{out_dir}/{Path(p).name}" for p in TU_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "tied_untied")
 )

@@ -70,6 +70,7 @@ rule tied_untied_theory_plot:
         TUT_SGD,
         TUT_CODE,
         numbers=f"{F}/numbers/tied_untied_theory.json",
+        verdicts=f"{F}/VERDICTS.json",
     params:
         view=config_view("tied_untied_theory", "tied_untied"),
     output:
@@ -88,5 +89,5 @@ FIGURES += TUT_FIGURES
 RESULTS += [TUT_RESULT]
 NUMBERS += [f"{F}/numbers/tied_untied_theory.json"]
 RENDERERS["tied_untied_theory"] = lambda out_dir: tied_untied_theory_figure.plot(
-    config, [f"{out_dir}/{Path(p).name}" for p in TUT_FIGURES]
+    config, [f"{out_dir}/{Path(p).name}" for p in TUT_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "tied_untied_theory")
 )

@@ -73,6 +73,7 @@ rule two_phases_plot:
         TP_RESULTS,
         TP_CODE,
         numbers=f"{F}/numbers/two_phases.json",
+        verdicts=f"{F}/VERDICTS.json",
     params:
         view=config_view("two_phases"),
     output:
@@ -90,5 +91,5 @@ FIGURES += [f"{F}/two_phases.pdf", f"{F}/two_phases.png"]
 RESULTS += TP_RESULTS
 NUMBERS += [f"{F}/numbers/two_phases.json"]
 RENDERERS["two_phases"] = lambda out_dir: two_phases.plot(
-    config, [f"{out_dir}/two_phases.pdf", f"{out_dir}/two_phases.png"]
+    config, [f"{out_dir}/two_phases.pdf", f"{out_dir}/two_phases.png"], verdicts=rows_for(f"{F}/VERDICTS.json", "two_phases")
 )

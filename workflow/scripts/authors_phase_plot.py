@@ -7,5 +7,7 @@ from ssi.job_process import start_job
 start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
 
 from ssi.experiments import authors_phase as ap
+from ssi.verdicts import rows_for
 
-ap.plot(snakemake.params.view, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
+ap.plot(snakemake.params.view, [snakemake.output.pdf, snakemake.output.png],  # noqa: F821
+        verdicts=rows_for(snakemake.input.verdicts, "authors_phase"))  # noqa: F821

@@ -57,11 +57,13 @@ class Result:
         and figure data, as the workflow does (PDF, then PNG); print whether the PNG is the
         committed one, byte for byte (also kept in ``identical[figure]``), and show it."""
         from ..io import sha256_file
+        from ..verdicts import rows_for
 
         committed = self.figures_dir / f"{figure}.png"
         with tempfile.TemporaryDirectory(prefix="ssi-notebook-") as tmp:
             pdf, png = (Path(tmp) / f"{Path(figure).name}.{ext}" for ext in ("pdf", "png"))
-            plot_function(self.name)(self.config, [str(pdf), str(png)], numbers=self.numbers, load=self.load)
+            plot_function(self.name)(self.config, [str(pdf), str(png)], numbers=self.numbers, load=self.load,
+                                     verdicts=rows_for(self.figures_dir / "VERDICTS.json", self.name))
             same = committed.is_file() and sha256_file(png) == sha256_file(committed)
             where = committed.as_posix()
             print(f"{figure}.png redrawn from the committed numbers and figure data: "
