@@ -108,7 +108,7 @@ result.claims()
 #   (0.5 − m₀)/η at k = 1 with m₀ = d^(−1/2); at k = 2 the noise penalty ∝ η(d) shrinks as η ∝
 #   1/log d decreases, and the O(1) part of the escape does not grow with log d).
 # * **k = 3 and 4 agree with d² and d³ within their intervals, on a short SGD range.** The
-#   d^(k−1) cost limits SGD to d ≤ 10³ (k = 3) and d ≤ 100 (k = 4); the ODE carries the law over
+#   d^(k−1) cost limits SGD to d ≤ 10³ (k = 3) and d ≤ 178 (k = 4); the ODE carries the law over
 #   two decades. Most SGD escape times lie below the ODE's (with fluctuations of the size of m₀,
 #   the mean of a convex drift grows faster than the ODE), by a fraction that scatters from point
 #   to point rather than following a trend in d, so the fitted exponents stay near the ODE's
