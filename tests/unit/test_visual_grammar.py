@@ -36,9 +36,9 @@ def figure_modules() -> list[Path]:
                   if p.name != "plotting.py" and ("save_figure" in p.read_text() or "new_figure" in p.read_text()))
 
 
-def literal_styles(path: Path) -> list[str]:
+def literal_styles(path: Path, root: Path = ROOT) -> list[str]:
     """Every colour or line style written as a string literal in ``path`` (keyword arguments and
-    dict entries), as "file:line key=value"."""
+    dict entries), as "file:line key=value" (the file relative to ``root``)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
         pairs = []
@@ -50,7 +50,7 @@ def literal_styles(path: Path) -> list[str]:
         for key, value in pairs:
             if (key in COLOUR_KEYS | STYLE_KEYS and isinstance(value, ast.Constant) and isinstance(value.value, str)
                     and value.value not in NOT_A_STYLE):
-                found.append(f"{path.relative_to(ROOT)}:{value.lineno} {key}={value.value!r}")
+                found.append(f"{path.relative_to(root)}:{value.lineno} {key}={value.value!r}")
     return found
 
 
@@ -84,10 +84,5 @@ def test_a_literal_style_is_found(tmp_path):
     module = tmp_path / "figure.py"
     module.write_text('ax.plot(x, y, color="#E69F00", ls="--")\nkw = {"linestyle": ":", "fc": "white"}\n'
                       'ax.plot(x, y, color=COLOURS["ode"], ls="none")\n')
-    global ROOT
-    saved, ROOT = ROOT, tmp_path
-    try:
-        found = literal_styles(module)
-    finally:
-        ROOT = saved
+    found = literal_styles(module, root=tmp_path)
     assert found == ["figure.py:1 color='#E69F00'", "figure.py:1 ls='--'", "figure.py:2 linestyle=':'"]

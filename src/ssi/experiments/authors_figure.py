@@ -113,7 +113,7 @@ def finding_line(row: dict, short: str | None = None, width: int = 112) -> str:
         text = text.replace(old, new)
     row["headline"] = text.replace("·d^-½", "/$\\sqrt{d}$").replace("_", " ")
     head = finding_text(row, headline=False) + ":"
-    body = finding_text(row)[len(head) + 1:].replace("^-½", "$^{-1/2}$")
+    body = finding_text(row)[len(head) + 1:]
     parts = body.split("; ")
     pieces = [head] + [p + (";" if i < len(parts) - 1 else "") for i, p in enumerate(parts)]
     lines, line = [], ""

@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 from ..io import load_result
+from ..verdicts import PRECEDENCE
 from .tied_untied_jobs import EXPERIMENT, NETWORKS, PROTOCOLS, THRESHOLDS, escapes, stems
 from .tied_untied_numbers import fit_of, summarise
 
@@ -92,10 +93,6 @@ def along(x, y, n: int, xlog: bool = True, ylog: bool = False, yspan=None, phase
 def rows_for(verdicts, figure: str) -> list[dict]:
     """The verdict rows whose figure is ``figure`` (e.g. ``tied_untied_gain``)."""
     return [r for r in verdicts or () if str(r.get("figure", "")).rsplit("/", 1)[-1].split(".")[0] == figure]
-
-
-#: the order in which verdicts lead a figure's finding line
-_SEVERITY = {"differs": 0, "undecided": 1, "reproduced asymptotically": 2, "reproduced": 3}
 
 
 # --- figures ------------------------------------------------------------------------------------
@@ -303,7 +300,7 @@ def plot_gain(config, numbers, out_paths, load=load_result, verdicts=None) -> No
         row = _row_of_sie(rows, k)
         if row is not None:
             text = f"{VERDICT_STYLE[row['verdict']][1]} {row['verdict']}\n" + text
-            if lead is None or _SEVERITY[row["verdict"]] < _SEVERITY[lead[0]["verdict"]]:
+            if lead is None or PRECEDENCE.index(row["verdict"]) < PRECEDENCE.index(lead[0]["verdict"]):
                 lead = (row, k)
         notes.append(text)
         one_ode &= same
