@@ -17,7 +17,7 @@ from snakemake.utils import min_version
 
 from ssi._interrupt import forward_interrupts
 from ssi._jit_cache import job_environment
-from ssi.experiments import preflight
+from ssi.experiments import preflight, registry
 
 min_version("9.0")
 
@@ -66,6 +66,8 @@ if "authors" in config:
     preflight.validate_config(config, Path(workflow.basedir) / SCHEMA, SCHEMA)
 
     include: "workflow/rules/authors.smk"
+    FIGURES += registry.get("authors").figure_files(config)
+    NUMBERS.append(registry.get("authors").numbers_file(config))
     include: "workflow/rules/reproducibility.smk"
     include: "workflow/rules/verdicts.smk"
     include: "workflow/rules/audit.smk"
@@ -84,13 +86,11 @@ else:
     preflight.validate_config(config, Path(workflow.basedir) / SCHEMA, SCHEMA)
 
     include: "workflow/rules/common.smk"
-    include: "workflow/rules/two_phases.smk"
-    include: "workflow/rules/positional.smk"
-    include: "workflow/rules/escape_vs_d.smk"
-    include: "workflow/rules/tied_untied.smk"
-    include: "workflow/rules/tied_untied_theory.smk"
-    include: "workflow/rules/semantic_positional.smk"
-    include: "workflow/rules/authors_phase.smk"
+    # one rule family per result of the registry (ssi.experiments.registry), its figures and numbers
+    for _entry in registry.results("paper"):
+        include: f"workflow/rules/{_entry.name}.smk"
+        FIGURES += _entry.figure_files(config)
+        NUMBERS.append(_entry.numbers_file(config))
     include: "workflow/rules/notebooks.smk"
     include: "workflow/rules/summary.smk"
     include: "workflow/rules/reproducibility.smk"

@@ -6,7 +6,7 @@ from ssi.experiments import authors, authors_candidates
 
 R = config["results_dir"]
 F = config["figures_dir"]
-FIGURES, RESULTS, NUMBERS, RENDERERS = [], [], [], {}
+FIGURES, RESULTS, NUMBERS, RENDERERS, FIGURE_INPUTS = [], [], [], {}, {}
 #: no notebook redraws the authors' figures: no figure data (workflow/rules/notebooks.smk)
 FIGURE_DATA = []
 
@@ -16,7 +16,7 @@ AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
 AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
 #: the package code the figures are drawn with (what the plot script imports): editing it remakes them
 AU_CODE = imported_code("authors_plot.py")
-AU_FIGURES = [f"{F}/{name}.{ext}" for name in authors.figure_names(config) for ext in ("pdf", "png")]
+AU_FIGURES = registry.get("authors").figure_files(config)
 
 
 wildcard_constraints:
@@ -223,9 +223,7 @@ rule authors_plot:
         "../scripts/authors_plot.py"
 
 
-FIGURES += AU_FIGURES
 RESULTS += AU_SGD + AU_ODE + AU_PROTOCOLS + AU_CANDIDATES
-NUMBERS += [f"{F}/numbers/authors.json"]
 RENDERERS["authors"] = lambda out_dir: authors.plot(
     config, [f"{out_dir}/{Path(p).name}" for p in AU_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "authors")
 )

@@ -7,7 +7,7 @@ from ssi.experiments import authors_phase as ap
 AP_RESULTS = [f"{s}.npz" for s in ap.stems(config).values()]
 #: the package code the figures are drawn with (what the plot script imports): editing it remakes them
 AP_CODE = imported_code("authors_phase_plot.py")
-AP_FIGURES = [f"{F}/authors/phase_diagram_comparison.{ext}" for ext in ("pdf", "png")]
+AP_FIGURES = registry.get("authors_phase").figure_files(config)
 
 
 wildcard_constraints:
@@ -95,8 +95,8 @@ rule authors_phase_plot:
         "../scripts/authors_phase_plot.py"
 
 
-FIGURES += AP_FIGURES
 RESULTS += AP_RESULTS
-NUMBERS += [f"{F}/numbers/authors_phase.json"]
+#: what its figure data are drawn from (workflow/rules/notebooks.smk)
+FIGURE_INPUTS["authors_phase"] = (AP_RESULTS, AP_CODE)
 # not in RENDERERS: the audit's re-render compares files by base name, and this figure lives in
 # the subfolder figures/authors/ (see docs/results/authors-phase.md)

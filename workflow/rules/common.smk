@@ -18,6 +18,8 @@ RESULTS = []
 NUMBERS = []
 #: name -> function(out_dir) that re-renders that result's figures into out_dir
 RENDERERS = {}
+#: result -> (the result files, the code) its figure data are drawn from (filled by the rule files)
+FIGURE_INPUTS = {}
 
 
 wildcard_constraints:

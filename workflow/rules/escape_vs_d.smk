@@ -11,7 +11,7 @@ C1_POINT = point_params("escape_vs_d", ["replicates", "points_per_decade", "esca
 C1_NOT_SGD = ("dims", "explicit_dims", "ode_dims")
 
 #: the figure, pdf and png
-C1_FIGURES = [f"{F}/escape_vs_d.{ext}" for ext in ("pdf", "png")]
+C1_FIGURES = registry.get("escape_vs_d").figure_files(config)
 
 
 # the numbers and the figure take seconds: on a cluster they run on the submitting node
@@ -95,9 +95,9 @@ rule escape_vs_d_plot:
         "../scripts/escape_vs_d_plot.py"
 
 
-FIGURES += C1_FIGURES
 RESULTS += C1_RESULTS
-NUMBERS += [f"{F}/numbers/escape_vs_d.json"]
+#: what its figure data are drawn from (workflow/rules/notebooks.smk)
+FIGURE_INPUTS["escape_vs_d"] = (C1_RESULTS, C1_CODE)
 RENDERERS["escape_vs_d"] = lambda out_dir: escape_vs_d.plot(
     config, [f"{out_dir}/{Path(p).name}" for p in C1_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "escape_vs_d")
 )

@@ -7,20 +7,12 @@
 #   {F}/notebooks/<result>.ipynb, byte-deterministic; tests/workflow/test_notebooks.py checks they are current.
 from ssi.experiments import figure_data
 
-#: result -> (its figures, the results and the code they are drawn from)
-FIGURE_SETS = {
-    "two_phases": ([f"{F}/two_phases.pdf", f"{F}/two_phases.png"], TP_RESULTS, TP_CODE),
-    "escape_vs_d": (C1_FIGURES, C1_RESULTS, C1_CODE),
-    "positional": (PE_FIGURES, PE_RESULTS, PE_CODE),
-    "tied_untied": (TU_FIGURES, TU_RESULTS, TU_CODE),
-    "tied_untied_theory": (TUT_FIGURES, [TUT_RESULT], TUT_CODE),
-    "semantic_positional": (SP_FIGURES, SP_RESULTS, SP_CODE),
-    "authors_phase": (AP_FIGURES, AP_RESULTS, AP_CODE),
-}
+#: result -> (its figures, the results and the code they are drawn from): every result of the
+#: registry with a notebook (ssi.experiments.registry)
+FIGURE_SETS = {result.name: (result.figure_files(config), *FIGURE_INPUTS[result.name])
+               for result in registry.results("paper") if result.notebook}
 #: result -> the config sections its figures and claim rows read
-FIGURE_SECTIONS = {name: (name,) for name in FIGURE_SETS} | {
-    "tied_untied_theory": ("tied_untied_theory", "tied_untied"),
-}
+FIGURE_SECTIONS = {result.name: result.sections for result in registry.results("paper")}
 FIGURE_DATA = [f"{F}/data/{name}.{ext}" for name in FIGURE_SETS for ext in ("npz", "json")]
 #: one notebook per result
 NOTEBOOKS = [f"{F}/notebooks/{name}.ipynb" for name in FIGURE_SETS]

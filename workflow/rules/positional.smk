@@ -6,7 +6,7 @@ PE_RESULTS = [f"{s}.npz" for kind in ("sgd", "ode", "landscape") for s in positi
 #: the package code the figures are drawn with (what the plot script imports): editing it remakes them
 PE_CODE = imported_code("positional_plot.py")
 #: the two figures (landscape, escape), pdf and png
-PE_FIGURES = [f"{F}/positional_{name}.{ext}" for name in ("landscape", "escape") for ext in ("pdf", "png")]
+PE_FIGURES = registry.get("positional").figure_files(config)
 
 
 # the numbers and the figures take seconds: on a cluster they run on the submitting node
@@ -108,9 +108,9 @@ rule positional_plot:
         "../scripts/positional_plot.py"
 
 
-FIGURES += PE_FIGURES
 RESULTS += PE_RESULTS
-NUMBERS += [f"{F}/numbers/positional.json"]
+#: what its figure data are drawn from (workflow/rules/notebooks.smk)
+FIGURE_INPUTS["positional"] = (PE_RESULTS, PE_CODE)
 RENDERERS["positional"] = lambda out_dir: positional.plot(
     config, [f"{out_dir}/{Path(p).name}" for p in PE_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "positional")
 )

@@ -7,8 +7,7 @@ SP_RESULTS = [f"{s}.npz" for kind in ("landscape", "diagram", "sgd", "ode", "lon
 #: the package code the figures are drawn with (what the plot script imports): editing it remakes them
 SP_CODE = imported_code("semantic_positional_plot.py")
 #: the three figures, pdf and png
-SP_FIGURES = [f"{F}/semantic_positional_{name}.{ext}" for name in ("diagram", "transition", "long")
-              for ext in ("pdf", "png")]
+SP_FIGURES = registry.get("semantic_positional").figure_files(config)
 
 
 wildcard_constraints:
@@ -169,9 +168,9 @@ rule semantic_positional_plot:
         "../scripts/semantic_positional_plot.py"
 
 
-FIGURES += SP_FIGURES
 RESULTS += SP_RESULTS
-NUMBERS += [f"{F}/numbers/semantic_positional.json"]
+#: what its figure data are drawn from (workflow/rules/notebooks.smk)
+FIGURE_INPUTS["semantic_positional"] = (SP_RESULTS, SP_CODE)
 RENDERERS["semantic_positional"] = lambda out_dir: sp.plot(
     config, [f"{out_dir}/{Path(p).name}" for p in SP_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "semantic_positional")
 )

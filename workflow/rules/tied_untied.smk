@@ -6,7 +6,7 @@ TU_RESULTS = [f"{s}.npz" for kind in ("ode", "sgd", "null", "attention") for s i
 #: the package code the figures are drawn with (what the plot script imports): editing it remakes them
 TU_CODE = imported_code("tied_untied_plot.py")
 #: the four figures (escape vs L, gain vs L, null cases, attention), pdf and png
-TU_FIGURES = [f"{F}/tied_untied_{name}.{ext}" for name in tied_untied.FIGURE_NAMES for ext in ("pdf", "png")]
+TU_FIGURES = registry.get("tied_untied").figure_files(config)
 
 
 localrules:
@@ -139,9 +139,9 @@ rule tied_untied_plot:
         "../scripts/tied_untied_plot.py"
 
 
-FIGURES += TU_FIGURES
 RESULTS += TU_RESULTS
-NUMBERS += [f"{F}/numbers/tied_untied.json"]
+#: what its figure data are drawn from (workflow/rules/notebooks.smk)
+FIGURE_INPUTS["tied_untied"] = (TU_RESULTS, TU_CODE)
 RENDERERS["tied_untied"] = lambda out_dir: tied_untied.plot(
     config, [f"{out_dir}/{Path(p).name}" for p in TU_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "tied_untied")
 )

@@ -12,7 +12,7 @@ TUT_CODE = imported_code("tied_untied_theory_plot.py")
 #: the authors' numbers file when present (config tied_untied_theory.authors_numbers)
 TUT_SGD = [f"{s}.npz" for s in tied_untied_theory.stems(config, "sgd").values()] + [
     f"{F}/numbers/tied_untied.json"] + [p for p in [config["tied_untied_theory"]["authors_numbers"]] if Path(p).is_file()]
-TUT_FIGURES = [f"{F}/tied_untied_theory.{ext}" for ext in ("pdf", "png")]
+TUT_FIGURES = registry.get("tied_untied_theory").figure_files(config)
 
 
 localrules:
@@ -85,9 +85,9 @@ rule tied_untied_theory_plot:
         "../scripts/tied_untied_theory_plot.py"
 
 
-FIGURES += TUT_FIGURES
 RESULTS += [TUT_RESULT]
-NUMBERS += [f"{F}/numbers/tied_untied_theory.json"]
+#: what its figure data are drawn from (workflow/rules/notebooks.smk)
+FIGURE_INPUTS["tied_untied_theory"] = ([TUT_RESULT], TUT_CODE)
 RENDERERS["tied_untied_theory"] = lambda out_dir: tied_untied_theory_figure.plot(
     config, [f"{out_dir}/{Path(p).name}" for p in TUT_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "tied_untied_theory")
 )

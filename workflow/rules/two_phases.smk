@@ -87,9 +87,9 @@ rule two_phases_plot:
         "../scripts/two_phases_plot.py"
 
 
-FIGURES += [f"{F}/two_phases.pdf", f"{F}/two_phases.png"]
 RESULTS += TP_RESULTS
-NUMBERS += [f"{F}/numbers/two_phases.json"]
+#: what its figure data are drawn from (workflow/rules/notebooks.smk)
+FIGURE_INPUTS["two_phases"] = (TP_RESULTS, TP_CODE)
 RENDERERS["two_phases"] = lambda out_dir: two_phases.plot(
     config, [f"{out_dir}/two_phases.pdf", f"{out_dir}/two_phases.png"], verdicts=rows_for(f"{F}/VERDICTS.json", "two_phases")
 )

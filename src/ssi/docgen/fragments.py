@@ -20,12 +20,12 @@
 """
 from __future__ import annotations
 
-import importlib
 import json
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from ..experiments import registry
 from . import sources, timings
 
 FRAGMENTS: dict[str, Callable[..., str]] = {}
@@ -142,20 +142,9 @@ def _two_phases_table(root):
 
 
 
-#: the generated tables of the result pages: span name -> (module of ssi.experiments with a TABLES
-#: dict of functions of the numbers file, the numbers file of the paper config they read)
-PAGE_TABLES = {
-    "tied-untied-table": ("tied_untied_tables", "tied_untied"),
-    "escape-vs-d-table": ("escape_vs_d_tables", "escape_vs_d"),
-    "positional-table": ("positional_tables", "positional"),
-    "semantic-positional-table": ("semantic_positional_tables", "semantic_positional"),
-    "authors-phase-table": ("authors_phase_tables", "authors_phase"),
-}
-
-
-def _register_page_table(span: str, module: str, result: str) -> None:
+def _register_page_table(span: str, result: str) -> None:
     def page_table(root, name):
-        tables = importlib.import_module(f"ssi.experiments.{module}").TABLES
+        tables = registry.get(result).table_functions()
         if name not in tables:
             raise ValueError(f"unknown table gen:{span} {name}; known: {', '.join(tables)}")
         path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / f"{result}.json"
@@ -164,5 +153,7 @@ def _register_page_table(span: str, module: str, result: str) -> None:
     FRAGMENTS[span] = page_table
 
 
-for _span, (_module, _result) in PAGE_TABLES.items():
-    _register_page_table(_span, _module, _result)
+# the generated tables of the result pages: span "<result, dashed>-table" of each result with tables
+for _result in registry.results("paper"):
+    if _result.tables:
+        _register_page_table(_result.name.replace("_", "-") + "-table", _result.name)

@@ -185,7 +185,7 @@ def audit(config, renderers: dict, manifest_path, numbers_files, log=None, resul
     Re-rendering and recomputing run ``workers`` figure sets / numbers files at a time (forked
     processes). Returns the success message; the message or the failures also go to ``log``.
     """
-    import importlib
+    from . import registry
 
     rtol = config["audit_rtol"]
     absent = [str(f) for f in (manifest_path, *numbers_files) if not Path(f).is_file()]
@@ -196,7 +196,7 @@ def audit(config, renderers: dict, manifest_path, numbers_files, log=None, resul
     problems += rerender_and_compare(renderers, manifest_path, workers)
 
     def recompute(path):
-        return clean_for_json(importlib.import_module(f"ssi.experiments.{Path(path).stem}").summarise(config))
+        return clean_for_json(registry.get(Path(path).stem).function("summarise")(config))
 
     recomputed = _in_parallel([lambda path=path: recompute(path) for path in numbers_files], workers)
     for path, numbers in zip(numbers_files, recomputed):

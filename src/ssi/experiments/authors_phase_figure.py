@@ -17,6 +17,9 @@ BIT_COLOURS = {"global": "BLACK", "dynamics": "PURPLE", "multiple": "GREEN"}
 #: what each bit of the region code says, in words
 BIT_WORDS = {"global": "the global minimum", "dynamics": "the initial direction", "multiple": "the number of minima"}
 
+#: the figures, in the figures folder without suffix (ssi.experiments.registry)
+FIGURES = ("authors/phase_diagram_comparison",)
+
 
 def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict] | None = None) -> None:
     """Per diagram: their regions (their quadrature), ours, and the cells where they differ

@@ -54,6 +54,9 @@ BAR_QUANTILES = (0.16, 0.84)
 #: the claimed-law guide lines start at this fraction of the ODE's steps at its smallest d
 GUIDE_OFFSET = 1 / 3
 
+#: the figures, in the figures folder without suffix (ssi.experiments.registry)
+FIGURES = ("escape_vs_d",)
+
 
 # --- points and result files ----------------------------------------------------------------
 def points(config):

@@ -10,14 +10,13 @@ files the figures read, and saves exactly those, unchanged. Redrawn from them
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import math
 import tempfile
 from pathlib import Path
 
 from ..io import atomic_write_bytes, atomic_write_text, load_result, npz_bytes
+from . import registry
 
 #: separates a result file (its stem relative to results_dir) from an array name in the .npz
 SEPARATOR = "::"
@@ -87,8 +86,8 @@ def extract(config, result: str, numbers_path, out_stem, names) -> dict:
     saving them (:func:`ssi.plotting.undrawn`), and write the arrays and provenance keys they read
     to ``out_stem``.npz, and them and the figures' names (without suffix) to ``out_stem``.json.
 
-    A result module may define ``figure_data_reduction(file, key, array) -> array``: what of an
-    array its figures read (e.g. only the last record of a trajectory); the arrays are saved
+    A result's registry entry may name a ``figure_data_reduction(file, key, array) -> array``
+    (ssi.experiments.registry): what of an array its figures read (e.g. only the last record of a trajectory); the arrays are saved
     through it. The notebooks' tests check that the figures redrawn from the extract are the
     workflow's, byte for byte.
 
@@ -99,13 +98,14 @@ def extract(config, result: str, numbers_path, out_stem, names) -> dict:
     """
     from ..plotting import undrawn
 
-    module = importlib.import_module(f"ssi.experiments.{result}")
+    entry = registry.get(result)
     recorder = Recorder(config["results_dir"])
     numbers = numbers_from_json(numbers_path)
     with tempfile.TemporaryDirectory(prefix="ssi-figure-data-") as tmp, undrawn():
         plot_function(result)(config, [str(Path(tmp) / Path(name).name) for name in names if name.endswith(".png")],
                     numbers=numbers, load=recorder)
-    reduce = getattr(module, "figure_data_reduction", lambda file, key, array: array)
+    reduce = (entry.function("figure_data_reduction") if entry.figure_data_reduction
+              else lambda file, key, array: array)
     arrays = {key: reduce(*key.split(SEPARATOR), array) for key, array in recorder.arrays().items()}
     data = npz_bytes(arrays)
     out_stem = Path(out_stem)
@@ -117,12 +117,8 @@ def extract(config, result: str, numbers_path, out_stem, names) -> dict:
 
 
 def plot_function(result: str):
-    """The plotting function of ``result``: ``plot`` of ``ssi.experiments.<result>_figure`` when
-    the result keeps its figure in a module of its own, else of ``ssi.experiments.<result>``."""
-    name = f"ssi.experiments.{result}"
-    if importlib.util.find_spec(f"{name}_figure") is not None:
-        name += "_figure"
-    return importlib.import_module(name).plot
+    """The plotting function of ``result`` (its entry in ssi.experiments.registry)."""
+    return registry.get(result).function("plot")
 
 
 class FigureData:

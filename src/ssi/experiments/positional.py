@@ -47,6 +47,9 @@ LANDSCAPE_PE = ("none", "opposite")
 #: truncation error of a quartic term at the default step 1e-3 is ~1e-7)
 FLAT = 1e-5
 
+#: the figures, in the figures folder without suffix (ssi.experiments.registry)
+FIGURES = ("positional_landscape", "positional_escape")
+
 
 # --- points and result files ----------------------------------------------------------------
 def points(config):

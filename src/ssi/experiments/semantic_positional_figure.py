@@ -16,6 +16,9 @@ NOT_ESCAPED_MARKER = "v"
 #: the grey range of the colour map of a landscape drawn under SGD (black) and its ODE (orange)
 LANDSCAPE_GREYS = (0.1, 0.45)
 
+#: the figures, in the figures folder without suffix (ssi.experiments.registry)
+FIGURES = tuple(f"semantic_positional_{name}" for name in ("diagram", "transition", "long"))
+
 
 # --- figures ---------------------------------------------------------------------------------------
 def sie_text(config, omegas, a) -> str:

@@ -97,6 +97,8 @@ def rows_for(verdicts, figure: str) -> list[dict]:
 
 # --- figures ------------------------------------------------------------------------------------
 FIGURE_NAMES = ("escape", "gain", "null", "attention")
+#: the figures, in the figures folder without suffix (ssi.experiments.registry)
+FIGURES = tuple(f"tied_untied_{name}" for name in FIGURE_NAMES)
 PROTOCOL_TEXT = {"same_lr": "same η for both", "best_lr": "best η per network (ODE)"}
 #: the gain law the paper claims per SIE (claim C4): exponent of L, and its words
 PAPER_GAIN = {1: (1, "$L$"), 2: (2, "$L^{2}$"), 3: (1, "$L$ or constant")}

@@ -43,6 +43,9 @@ PANELS = [
 #: visible characters per legend line (three panels side by side on a double-column width)
 LABEL_WIDTH = 30
 
+#: the figures, in the figures folder without suffix (ssi.experiments.registry)
+FIGURES = ("tied_untied_theory",)
+
 
 def _colour_marker(key):
     from ..plotting import COLOURS, MARKERS

@@ -30,6 +30,9 @@ from .common import (ProgressLog, learning_rate, problem_from_spec,
 
 EXPERIMENT = "two_phases"
 
+#: the figures, in the figures folder without suffix (ssi.experiments.registry)
+FIGURES = ("two_phases",)
+
 
 def points(config):
     """(case, d) pairs of the configured runs."""

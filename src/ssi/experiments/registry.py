@@ -1,0 +1,136 @@
+"""Every result of the workflow, listed once.
+
+A *result* is one rule family of the workflow (``workflow/rules/<name>.smk``): its jobs write
+``results/<name>/``, its numbers rule ``<figures>/numbers/<name>.json``, its plot rule its figures.
+Its entry here names, as ``"module:attribute"`` inside ``ssi.experiments``, the functions the shared
+machinery calls for it: the summary of its results into the numbers file, the claim rows the
+verdict file is made of, the plotting function, and the generated tables of its results page.
+
+The Snakefile includes the rule files of :func:`results` in this order; the verdict file, the figure
+data, the notebooks rule, the audit and the pages' tables read the same entries. Adding a result is
+one entry here plus its rule file, modules, notebook and page.
+
+Modules are imported only when one of their functions is asked for: importing this registry is cheap.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+#: the two configs with result families: "paper" (config/config.yaml and config/quick.yaml) and
+#: "authors" (config/authors.yaml)
+CONFIG_KINDS = ("paper", "authors")
+
+
+@dataclass(frozen=True)
+class Result:
+    """One result: what the workflow, the verdict file, the notebooks and the pages need of it.
+
+    Parameters
+    ----------
+    name : str
+        The rule family, the numbers file's stem, the notebook's name and the config section.
+    config : str
+        The kind of config that runs it (:data:`CONFIG_KINDS`).
+    claims : tuple of str
+        The claims of the paper its rows decide ("C1" …; empty for the authors' own checks).
+    sections : tuple of str
+        The config sections its figures and claim rows read (the figure data's config view).
+    figures : str
+        ``"module:attribute"``: the figures' paths in the figures folder, without suffix — a
+        sequence, or a function of the config.
+    summarise : str
+        ``"module:function"``: ``summarise(config) -> dict``, the numbers file's content.
+    claim_rows : str
+        ``"module:function"``: ``claim_rows(config, numbers) -> list[dict]``, its rows of the
+        verdict file.
+    plot : str
+        ``"module:function"``: ``plot(config, out_paths, numbers=…, verdicts=…)``.
+    tables : str or None
+        The module whose ``TABLES`` fill the generated tables of its results page.
+    figure_data_reduction : str or None
+        ``"module:function"``: what of an array its figure data keep (ssi.experiments.figure_data).
+    notebook : bool
+        Whether ``notebooks/<name>.py`` redraws its figures from the committed figure data.
+    """
+
+    name: str
+    config: str
+    claims: tuple[str, ...]
+    sections: tuple[str, ...]
+    figures: str
+    summarise: str
+    claim_rows: str
+    plot: str
+    tables: str | None = None
+    figure_data_reduction: str | None = None
+    notebook: bool = True
+
+    def function(self, field: str):
+        """The object that ``field`` (one of the ``"module:attribute"`` fields) names."""
+        module, attribute = getattr(self, field).split(":")
+        return getattr(importlib.import_module(f"ssi.experiments.{module}"), attribute)
+
+    def figure_names(self, config) -> list[str]:
+        """The figures' paths in the figures folder, without suffix."""
+        names = self.function("figures")
+        return list(names(config) if callable(names) else names)
+
+    def figure_files(self, config) -> list[str]:
+        """Every figure file: ``<figures>/<name>.pdf`` and ``.png`` per figure."""
+        return [f"{config['figures_dir']}/{name}.{ext}" for name in self.figure_names(config) for ext in ("pdf", "png")]
+
+    def numbers_file(self, config) -> str:
+        return f"{config['figures_dir']}/numbers/{self.name}.json"
+
+    def table_functions(self) -> dict:
+        """The result page's tables: name -> function of the numbers file's content."""
+        if self.tables is None:
+            raise ValueError(f"result {self.name!r} has no generated tables")
+        return importlib.import_module(f"ssi.experiments.{self.tables}").TABLES
+
+
+RESULTS = (
+    Result("two_phases", "paper", ("C2", "C6"), ("two_phases",), "two_phases:FIGURES",
+           "two_phases:summarise", "two_phases:claim_rows", "two_phases:plot"),
+    Result("positional", "paper", ("C3",), ("positional",), "positional:FIGURES",
+           "positional:summarise", "positional:claim_rows", "positional:plot", tables="positional_tables"),
+    Result("escape_vs_d", "paper", ("C1",), ("escape_vs_d",), "escape_vs_d:FIGURES",
+           "escape_vs_d:summarise", "escape_vs_d:claim_rows", "escape_vs_d:plot", tables="escape_vs_d_tables"),
+    Result("tied_untied", "paper", ("C4",), ("tied_untied",), "tied_untied_figure:FIGURES",
+           "tied_untied_numbers:summarise", "tied_untied:claim_rows", "tied_untied_figure:plot",
+           tables="tied_untied_tables", figure_data_reduction="tied_untied_figure:figure_data_reduction"),
+    Result("tied_untied_theory", "paper", ("C4",), ("tied_untied_theory", "tied_untied"),
+           "tied_untied_theory_figure:FIGURES", "tied_untied_theory:summarise",
+           "tied_untied_theory_claims:claim_rows", "tied_untied_theory_figure:plot"),
+    Result("semantic_positional", "paper", ("C5",), ("semantic_positional",), "semantic_positional_figure:FIGURES",
+           "semantic_positional_numbers:summarise", "semantic_positional:claim_rows", "semantic_positional_figure:plot",
+           tables="semantic_positional_tables",
+           figure_data_reduction="semantic_positional_figure:figure_data_reduction"),
+    Result("authors_phase", "paper", ("C5",), ("authors_phase",), "authors_phase_figure:FIGURES",
+           "authors_phase_numbers:summarise", "authors_phase:claim_rows", "authors_phase_figure:plot",
+           tables="authors_phase_tables"),
+    Result("authors", "authors", (), ("authors",), "authors_figure:figure_names",
+           "authors_numbers:summarise", "authors:claim_rows", "authors_figure:plot", notebook=False),
+)
+_BY_NAME = {result.name: result for result in RESULTS}
+
+
+def get(name: str) -> Result:
+    """The entry of result ``name`` (a numbers file's stem)."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"unknown result {name!r}; the results are {', '.join(_BY_NAME)}") from None
+
+
+def results(kind: str) -> tuple[Result, ...]:
+    """The results of a config kind (:data:`CONFIG_KINDS`), in the order the Snakefile includes them."""
+    if kind not in CONFIG_KINDS:
+        raise ValueError(f"unknown config kind {kind!r}; allowed: {', '.join(CONFIG_KINDS)}")
+    return tuple(result for result in RESULTS if result.config == kind)
+
+
+def kind_of(config) -> str:
+    """The config kind of a loaded config (the authors' config has an ``authors`` section)."""
+    return "authors" if "authors" in config else "paper"
