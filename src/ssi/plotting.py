@@ -105,6 +105,67 @@ ODE_SECOND_LEVEL_STYLE = {**ODE_STYLE, "linewidth": 0.7}
 #: still tells them apart
 MARKERS = {"tied": "o", "untied": "s", "attention": "^", "sgd": "o", "semantic": "o", "positional": "s"}
 
+#: a learning-rate protocol -> (colour, SGD marker), where the gains of several protocols share an axes
+PROTOCOL_STYLE = {"same_lr": (BLACK, "o"), "best_lr": (PURPLE, "h"), "authors_sqrt": (SKY, "<"),
+                  "linear_lr": (ORANGE, "P")}
+#: marks with one meaning each, in every figure (none is a network's marker, :data:`MARKERS`):
+#: the median replicate's escape, beside the replicate mean's markers
+MEDIAN_MARKER = "x"
+#: a share of runs (not an overlap), e.g. the share of SGD runs that have not escaped
+SHARE_MARKER = "D"
+#: SGD of the explicit R^d engine beside the reduced engine's: an open thin diamond around its marker
+EXPLICIT_STYLE = {"linestyle": "none", "marker": "d", "markersize": 6, "markerfacecolor": "none", "capsize": 1.5,
+                  "elinewidth": 0.8}
+#: where an ODE line leaves a log axis downwards: a triangle on the axis' edge
+ODE_EXIT_STYLE = {"linestyle": "none", "marker": "v", "markersize": 4.5}
+#: SGD trajectory markers per decade of a log time axis (fewer than the records, so each one reads)
+TRAJECTORY_MARKERS_PER_DECADE = 3
+#: an SGD trajectory (seed mean against steps) drawn as markers, one where the curve has moved this
+#: fraction of the axes since the last (:func:`thin_by_distance`): equal steps in time would leave a
+#: fast rise bare
+TRAJECTORY_MARKER_GAP = 0.035
+#: markers of a trajectory where many curves share one axes, smaller than SGD_STYLE's
+TRAJECTORY_MARKERSIZE = 2.5
+#: the Hessian's eigen-directions on a landscape: descending, ascending, flat
+EIGEN_COLOURS = {"descending": VERMILION, "ascending": BLUE, "flat": BLACK}
+
+#: colour maps, one per kind of quantity: a loss (sequential light greys, under the data drawn on
+#: it); a change of loss from a reference point (diverging, centred on 0); many values of an
+#: ordered parameter (sequential). A few values of an ordered parameter are :func:`shades` of the
+#: series' colour instead, and categorical regions are :data:`REGION_COLOURS`.
+LOSS_GREYS = (0.1, 0.45)
+LOSS_CHANGE_CMAP = "RdBu_r"
+ORDERED_CMAP = "viridis"
+
+
+def loss_cmap():
+    """The colour map of a loss: the light part of matplotlib's Greys (:data:`LOSS_GREYS`)."""
+    from matplotlib.colors import ListedColormap
+
+    return ListedColormap(plt.get_cmap("Greys")(np.linspace(*LOSS_GREYS, 256)))
+
+
+def tint(colour, fraction: float):
+    """``colour`` mixed with white (``fraction`` 0: the colour, 1: white)."""
+    return tuple(c + (1.0 - c) * fraction for c in to_rgb(colour))
+
+
+def shades(colour, n: int, lightest: float = 0.65) -> list:
+    """``n`` shades of ``colour`` for the values of an ordered parameter, smallest value first:
+    the lightest mixes ``lightest`` of white in, the last is the colour itself."""
+    return [tint(colour, lightest * (n - 1 - j) / max(n - 1, 1)) for j in range(n)]
+
+
+def protocol_colour(protocol: str) -> str:
+    """The colour of a learning-rate protocol (:data:`PROTOCOL_STYLE`)."""
+    return PROTOCOL_STYLE[protocol][0]
+
+
+def protocol_marker(protocol: str) -> str:
+    """The SGD marker of a learning-rate protocol (:data:`PROTOCOL_STYLE`)."""
+    return PROTOCOL_STYLE[protocol][1]
+
+
 #: the verdict words of the claim rows -> (colour, mark); the mark carries it without colour. These
 #: colours mean a verdict in the summary figure only
 VERDICT_STYLE = {"reproduced": (GREEN, "✓"), "reproduced asymptotically": (BLUE, "≈"), "differs": (VERMILION, "✗"),
@@ -541,6 +602,22 @@ def panel_letters(axes, letters: str = "abcdefghijklmnopqrstuvwxyz") -> None:
                            ha="left", va="bottom", **LETTER_STYLE)
         # level with a title, whose room the layout keeps: then the letter needs none of its own
         mark.set_in_layout(not any(ax.get_title(loc) for loc in ("center", "left", "right")))
+
+
+def thin_by_distance(x, y, xlim, ylim, gap: float = TRAJECTORY_MARKER_GAP) -> np.ndarray:
+    """Indices of the points of a curve (x > 0, log x axis) inside ``xlim`` to draw as markers where
+    the records are denser than markers can be: the first, then each one at least ``gap``
+    (fraction of the axes) from the last kept, the last one too."""
+    u = (np.log10(np.asarray(x, float)) - math.log10(xlim[0])) / (math.log10(xlim[1] / xlim[0]) or 1.0)
+    v = (np.asarray(y, float) - ylim[0]) / ((ylim[1] - ylim[0]) or 1.0)
+    keep, last = [], None
+    for i in np.flatnonzero((u >= 0) & np.isfinite(v)):
+        if last is None or math.hypot(u[i] - u[last], v[i] - v[last]) >= gap:
+            keep.append(i)
+            last = i
+    if keep and keep[-1] != len(u) - 1 and np.isfinite(v[-1]):
+        keep.append(len(u) - 1)
+    return np.array(keep, int)
 
 
 def thin_records(t, per_decade=None, n=None) -> np.ndarray:

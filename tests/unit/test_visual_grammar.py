@@ -86,3 +86,34 @@ def test_a_literal_style_is_found(tmp_path):
                       'ax.plot(x, y, color=COLOURS["ode"], ls="none")\n')
     found = literal_styles(module, root=tmp_path)
     assert found == ["figure.py:1 color='#E69F00'", "figure.py:1 ls='--'", "figure.py:2 linestyle=':'"]
+
+
+def test_marks_with_one_meaning_are_distinct():
+    """The marks that carry one meaning in every figure (a share of runs, the median replicate, the
+    explicit engine, the ODE leaving the axis, each learning-rate protocol but the plain one) are
+    pairwise distinct and none is a network's marker.
+
+    The case it catches: the share of runs not escaped was "v", as was the ODE leaving the axis and
+    the authors' √L protocol; the explicit engine's open square was the untied network's marker."""
+    special = {"share": plotting.SHARE_MARKER, "median": plotting.MEDIAN_MARKER,
+               "explicit": plotting.EXPLICIT_STYLE["marker"], "ODE exit": plotting.ODE_EXIT_STYLE["marker"]}
+    special |= {p: plotting.protocol_marker(p) for p in plotting.PROTOCOL_STYLE if p != "same_lr"}
+    assert len(set(special.values())) == len(special), special
+    assert not set(special.values()) & set(plotting.MARKERS.values()), special
+    assert plotting.protocol_marker("same_lr") == plotting.MARKERS["sgd"]      # the plain SGD mark
+
+
+def test_an_ordered_parameter_is_shades_of_one_colour():
+    """A few values of an ordered parameter (d, L) are shades of the series' colour, lightest for
+    the smallest, the last the colour itself: no palette colour, which would name a concept.
+
+    The case it catches: the two-phases figure gave d = 10³ vermilion (the untied network's colour)
+    and d = 10⁵ reddish purple (SIE 4's)."""
+    from matplotlib.colors import to_rgb
+
+    shades = plotting.shades(plotting.BLACK, 4)
+    assert shades[-1] == to_rgb(plotting.BLACK)
+    lightness = [sum(s) for s in shades]
+    assert lightness == sorted(lightness, reverse=True) and len(set(lightness)) == 4
+    palette = {tuple(round(c, 6) for c in p) for p in plotting.PALETTE} - {to_rgb(plotting.BLACK)}
+    assert not {tuple(round(c, 6) for c in s) for s in shades} & palette

@@ -20,32 +20,6 @@ def figure_names(config) -> list[str]:
     return list(config[EXPERIMENT]["experiments"]) + extra
 
 
-# grammar additions (to move into ssi.plotting)
-#: an SGD trajectory (seed mean against steps) drawn as SGD_STYLE markers, one where the curve has
-#: moved this fraction of the axes since the last (the recorded points are denser: every one as a
-#: marker would merge into a line, and equal steps in time leave the fast rise bare)
-TRAJECTORY_MARKER_GAP = 0.035
-#: markers of a trajectory, smaller than SGD_STYLE's (many curves share one axes)
-TRAJECTORY_MARKERSIZE = 2.5
-#: a share of runs (not an overlap): black diamonds
-SHARE_MARKER = "D"
-
-
-def _thin(x, y, xlim, ylim, gap: float = TRAJECTORY_MARKER_GAP):
-    """Indices of the points of a curve (x > 0, log x axis) inside ``xlim`` to draw as markers: the
-    first, then each one at least ``gap`` (fraction of the axes) from the last kept, the last one too."""
-    u = (np.log10(np.asarray(x, float)) - math.log10(xlim[0])) / (math.log10(xlim[1] / xlim[0]) or 1.0)
-    v = (np.asarray(y, float) - ylim[0]) / ((ylim[1] - ylim[0]) or 1.0)
-    keep, last = [], None
-    for i in np.flatnonzero((u >= 0) & np.isfinite(v)):
-        if last is None or math.hypot(u[i] - u[last], v[i] - v[last]) >= gap:
-            keep.append(i)
-            last = i
-    if keep and keep[-1] != len(u) - 1 and np.isfinite(v[-1]):
-        keep.append(len(u) - 1)
-    return np.array(keep, int)
-
-
 def _kind(student: str) -> str:
     """Our network kind ("tied", "untied", "attention") of one of their student names."""
     return authors_api().STUDENT_NAMES[student]
@@ -221,6 +195,7 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator, NullFormatter
 
+    from .. import plotting
     from ..plotting import (BLACK, COLOURS, FINDING_SIZE, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE,
                             label, limits_to_data, new_figure, panel_letters, place_legends, plain_log_ticks,
                             wrap_to_width, save_figure)
@@ -237,14 +212,14 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
     single = len(values) == 1              # one value: colours name the networks (or m and e), not L
     fig, (ax, ax2) = new_figure(ncols=2, nrows=1, width=WIDTH_DOUBLE, height=4.4, squeeze=True,
                                 gridspec_kw={"width_ratios": [2, 1] if single else [1, 1]})
-    cmap = plt.get_cmap("viridis")
+    cmap = plt.get_cmap(plotting.ORDERED_CMAP)
     norm = Normalize(min(values), max(values) if max(values) > min(values) else min(values) + 1)
     shown = values if len(values) <= 12 else [values[i] for i in np.linspace(0, len(values) - 1, 6).round().astype(int)]
 
     def colour(v, concept):
         return COLOURS[concept] if single else cmap(norm(v))
 
-    ms = TRAJECTORY_MARKERSIZE
+    ms = plotting.TRAJECTORY_MARKERSIZE
     first_move, ode_cut, many = [], False, False
     sgd, odes = [], []                       # (steps, curves (R, K), colour, marker); (t, m, colour)
     for student in spec["students"]:
@@ -276,7 +251,7 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
         mean = curves.mean(axis=0)
         se = curves.std(axis=0, ddof=1) / math.sqrt(curves.shape[0]) if curves.shape[0] > 1 else None
         many |= se is not None
-        idx = _thin(steps, mean, (left, right), (low_y, top_y))
+        idx = plotting.thin_by_distance(steps, mean, (left, right), (low_y, top_y))
         ax.errorbar(steps[idx], mean[idx], yerr=None if se is None else se[idx], color=c,
                     **{**SGD_STYLE, "marker": marker, "markersize": ms})
     for t, m, c in odes:
@@ -327,12 +302,12 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
         ax2.errorbar(om, [r["final_abs_e_mean"] for r in rows], color=COLOURS["positional"],
                      **{**SGD_STYLE, "marker": MARKERS["positional"]})
         ax2.errorbar(om, [r["share_escaped"] for r in rows], color=COLOURS["sgd"], zorder=1.5,   # under m and e
-                     **{**SGD_STYLE, "marker": SHARE_MARKER, "markersize": 3.0})
+                     **{**SGD_STYLE, "marker": plotting.SHARE_MARKER, "markersize": 3.0})
         right_handles = [Line2D([], [], ls="none", marker=MARKERS["semantic"], ms=3.5, color=COLOURS["semantic"],
                                 label=r"final $|m|$, seed mean" + (" ± s.e." if np.isfinite(se).any() else "")),
                          Line2D([], [], ls="none", marker=MARKERS["positional"], ms=3.5, color=COLOURS["positional"],
                                 label=r"final $|e|$, seed mean"),
-                         Line2D([], [], ls="none", marker=SHARE_MARKER, ms=3.0, color=COLOURS["sgd"],
+                         Line2D([], [], ls="none", marker=plotting.SHARE_MARKER, ms=3.0, color=COLOURS["sgd"],
                                 label=rf"share of runs with $\sqrt{{m^2 + e^2}} \geq {ESCAPED:g}$")]
         sw = entry.get("switch_omega")
         if sw is not None and np.isfinite(sw):

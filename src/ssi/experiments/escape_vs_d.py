@@ -316,11 +316,6 @@ def _verdict(fit, level) -> str:
     return f"SIE {fit['sie']}: measured {measured} · {reference}"
 
 
-#: SGD of the explicit R^d engine (the check of the reduced one): an open square around the SGD marker
-EXPLICIT_STYLE = {"linestyle": "none", "marker": "s", "markersize": 6, "markerfacecolor": "none", "capsize": 1.5,
-                  "elinewidth": 0.8}
-
-
 def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict] | None = None) -> None:
     """Steps to the early and to the macroscopic level vs d, one panel each: SGD (bootstrap bars),
     explicit-engine checks, ODE lines and the law of the level as a guide under them; each
@@ -333,6 +328,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
+    from .. import plotting
     from ..plotting import (COLOURS, LAW_STYLE, MARKERS, ODE_STYLE, SGD_STYLE, WIDTH_DOUBLE, label, limits_to_data,
                             new_figure, panel_letters, place_legends, save_figure, schedule_tex, sie_colour)
     from ..plotting import finding_title
@@ -352,7 +348,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
             spec, problem = case_problem(config, case)
             fit = next(f for f in numbers["fits"] if f["case"] == case and f["level"] == name)
             colour = sie_colour(fit["sie"])
-            for engine, style in (("reduced", dict(SGD_STYLE, marker=MARKERS["sgd"])), ("explicit", EXPLICIT_STYLE)):
+            for engine, style in (("reduced", dict(SGD_STYLE, marker=MARKERS["sgd"])), ("explicit", plotting.EXPLICIT_STYLE)):
                 rows = [r for r in numbers["rows"] if r["case"] == case and r["engine"] == engine]
                 if not rows:
                     continue
@@ -391,8 +387,8 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     handles = case_handles + [
         Line2D([], [], color=COLOURS["sgd"], linestyle="none", marker=MARKERS["sgd"],
                markersize=SGD_STYLE["markersize"], label="SGD (reduced engine), 16–84 % bootstrap bars"),
-        Line2D([], [], color=COLOURS["sgd"], linestyle="none", marker=EXPLICIT_STYLE["marker"], markerfacecolor="none",
-               markersize=EXPLICIT_STYLE["markersize"], label=r"SGD, explicit $\mathbb{R}^{d}$ engine"),
+        Line2D([], [], color=COLOURS["sgd"], linestyle="none", marker=plotting.EXPLICIT_STYLE["marker"], markerfacecolor="none",
+               markersize=plotting.EXPLICIT_STYLE["markersize"], label=r"SGD, explicit $\mathbb{R}^{d}$ engine"),
         Line2D([], [], color=COLOURS["sgd"], **ODE_STYLE, label="ODE"),
         Line2D([], [], **LAW_STYLE, label=f"law of the level at {offset} of the ODE: theory (a), paper (b)")]
     fig.legend(handles=handles, loc="outside lower center", ncol=2, frameon=False)

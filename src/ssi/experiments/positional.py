@@ -250,11 +250,6 @@ def rows_of(numbers, case) -> list[dict]:
 
 
 # --- figures ------------------------------------------------------------------------------------
-#: an eigen-direction of the Hessian at (0, 0): descending (λ < 0), ascending (λ > 0), flat (|λ| ≤ FLAT)
-#: (colours by their names in ssi.plotting)
-EIGEN_COLOURS = {"descending": "VERMILION", "ascending": "BLUE", "flat": "BLACK"}
-#: trajectory markers per decade of t (the records are denser)
-TRAJECTORY_MARKERS_PER_DECADE = 3
 
 
 def _sie_tex(meta_pe) -> str:
@@ -300,14 +295,14 @@ def plot_landscape(config, out_paths, load=load_result, verdicts: list[dict] | N
             ax = axes[row, col]
             R = arrays[f"R_{pe}"] - float(arrays[f"R0_{pe}"])
             span = max(float(np.nanmax(np.abs(R))), 1e-12)
-            image = ax.pcolormesh(axis, axis, R, shading="auto", cmap="RdBu_r",
+            image = ax.pcolormesh(axis, axis, R, shading="auto", cmap=plotting.LOSS_CHANGE_CMAP,
                                   norm=TwoSlopeNorm(0.0, -span, span), rasterized=True)
             if np.nanmax(R) - np.nanmin(R) > 1e-9:
                 ax.contour(axis, axis, R, levels=np.linspace(-span, span, 13), colors=BLACK, linewidths=0.4)
             values, vectors = arrays[f"eigenvalues_{pe}"], arrays[f"eigenvectors_{pe}"]
             for value, vector in zip(values, vectors.T):
                 kind = "descending" if value < -FLAT else ("ascending" if value > FLAT else "flat")
-                colour = getattr(plotting, EIGEN_COLOURS[kind])
+                colour = plotting.EIGEN_COLOURS[kind]
                 text = f"$\\lambda = {value:+.3f}$" if kind != "flat" else r"$\lambda \approx 0$"
                 for sign in (1, -1):
                     ax.annotate("", xy=(0.55 * sign * vector[0], 0.55 * sign * vector[1]), xytext=(0, 0),
@@ -324,7 +319,7 @@ def plot_landscape(config, out_paths, load=load_result, verdicts: list[dict] | N
             columns[col].colorbar(image, ax=ax, shrink=0.85, label="$R(e, m) - R(0, 0)$")
     words = {"descending": r"descending ($\lambda < 0$)", "ascending": r"ascending ($\lambda > 0$)",
              "flat": rf"flat ($|\lambda| \leq$ {number(FLAT)})"}
-    handles = [Line2D([], [], color=getattr(plotting, EIGEN_COLOURS[kind]), lw=1.4, label=text)
+    handles = [Line2D([], [], color=plotting.EIGEN_COLOURS[kind], lw=1.4, label=text)
                for kind, text in words.items()]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False, title_fontsize=7.5,
                title="eigen-directions of the Hessian of $R$ at (0, 0); joint SIE: the Taylor terms in $e$ alone "
@@ -349,6 +344,7 @@ def plot_escape(config, out_paths, numbers=None, load=load_result, verdicts: lis
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
+    from .. import plotting
     from ..plotting import (COLOURS, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE, finding_title,
                             label, law, limits_to_data, new_figure, number, panel_letters, place_legend,
                             plain_log_ticks, save_figure, schedule_tex, thin_records)
@@ -389,7 +385,7 @@ def plot_escape(config, out_paths, numbers=None, load=load_result, verdicts: lis
         if (case, d_traj) in sgd_files:
             sgd, _ = load(sgd_files[(case, d_traj)])
             t = sgd["steps"] / d_traj
-            j = thin_records(t, per_decade=TRAJECTORY_MARKERS_PER_DECADE)
+            j = thin_records(t, per_decade=plotting.TRAJECTORY_MARKERS_PER_DECADE)
             overlap = np.abs(sgd["m"][:, j])
             sign = np.sign(sgd["m"][:, -1:])
             aligned = np.where(sign == 0, 1.0, sign) * sgd["e"][:, j]

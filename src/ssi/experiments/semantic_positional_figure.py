@@ -10,16 +10,6 @@ from ..io import load_result
 from .semantic_positional_jobs import EXPERIMENT, load_landscape, problem, runs, stems
 from .semantic_positional_numbers import fmt, load_long, load_transition, summarise
 
-# grammar additions (to move into ssi.plotting)
-#: the marker of the share of SGD runs that have not escaped (drawn in the SGD colour)
-NOT_ESCAPED_MARKER = "v"
-#: the grey range of the colour map of a landscape drawn under SGD (black) and its ODE (orange)
-LANDSCAPE_GREYS = (0.1, 0.45)
-
-#: the figures, in the figures folder without suffix (ssi.experiments.registry)
-FIGURES = tuple(f"semantic_positional_{name}" for name in ("diagram", "transition", "long"))
-
-
 # --- figures ---------------------------------------------------------------------------------------
 def sie_text(config, omegas, a) -> str:
     """The SIEs :func:`ssi.hermite.sie` computes at (a, ω) for the given ω, for legends.
@@ -91,6 +81,7 @@ def plot_transition(config, out_paths, numbers=None, load=load_result, verdicts=
     from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
 
+    from .. import plotting
     from ..plotting import (finding_title, panel_letters, COLOURS, LAW_STYLE, MARKERS, ODE_STYLE, SGD_STYLE, THRESHOLD_STYLE, WIDTH_DOUBLE,
                             label, new_figure, number, save_figure)
     import matplotlib.pyplot as plt
@@ -105,7 +96,7 @@ def plot_transition(config, out_paths, numbers=None, load=load_result, verdicts=
     pred = numbers["prediction"]
     sgd = {**SGD_STYLE, "markersize": 2.5}
     runs_style = {"s": 1.5, "alpha": 0.25, "lw": 0, "rasterized": True}
-    not_escaped = {"ls": "none", "marker": NOT_ESCAPED_MARKER, "ms": 2.5, "color": COLOURS["sgd"]}
+    not_escaped = {"ls": "none", "marker": plotting.SHARE_MARKER, "ms": 2.5, "color": COLOURS["sgd"]}
     concepts = (("m", "semantic"), ("e", "positional"))
     for idx, name in enumerate(names):
         ax = axes[idx // ncols, idx % ncols]
@@ -161,10 +152,10 @@ def plot_long(config, out_paths, numbers=None, load=load_result, verdicts=None) 
     """Long-run trajectories in the first quadrant of the (e, m) disk over the loss, and |m|, |e|
     against time; the title counts where the runs end. ``verdicts``: the claim rows whose verdict
     heads the figure (their headline is the diagram's and the transition's, not shown here)."""
-    from matplotlib.colors import ListedColormap
     from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
 
+    from .. import plotting
     from ..plotting import OPEN_FACE, finding_title, panel_letters, COLOURS, MARKERS, ODE_STYLE, WIDTH_DOUBLE, YELLOW, label, new_figure, number, save_figure
     import matplotlib.pyplot as plt
 
@@ -182,8 +173,7 @@ def plot_long(config, out_paths, numbers=None, load=load_result, verdicts=None) 
     Rr, Th = np.meshgrid(r, th)
     E, M = Rr * np.cos(Th), Rr * np.sin(Th)
     R = land.loss(a, omega, E, M)
-    greys = ListedColormap(plt.get_cmap("Greys")(np.linspace(*LANDSCAPE_GREYS, 256)))
-    image = ax.contourf(E, M, R, levels=30, cmap=greys)
+    image = ax.contourf(E, M, R, levels=30, cmap=plotting.loss_cmap())
     fig.colorbar(image, ax=ax, shrink=0.85, label="loss $R(e, m)$")
     dots = {"ls": "none", "ms": 1.2, "alpha": 0.5, "rasterized": True}
     ends = {"ls": "none", "marker": "o", "color": OPEN_FACE, "mec": COLOURS["sgd"], "ms": 3}

@@ -16,31 +16,6 @@ from ..verdicts import PRECEDENCE
 from .tied_untied_jobs import EXPERIMENT, NETWORKS, PROTOCOLS, THRESHOLDS, escapes, stems
 from .tied_untied_numbers import fit_of, summarise
 
-# grammar additions (to move into ssi.plotting)
-#: the median replicate's escape (beside the replicate mean's markers)
-MEDIAN_MARKER = "x"
-#: a learning-rate protocol -> the name of its colour in ssi.plotting and its SGD marker, where gains
-#: of several protocols share an axes (:func:`protocol_colour`)
-PROTOCOL_STYLE = {"same_lr": ("BLACK", "o"), "best_lr": ("PURPLE", "D"), "authors_sqrt": ("SKY", "v"),
-                  "linear_lr": ("ORANGE", "P")}
-PROTOCOL_MARKERS = {p: marker for p, (_, marker) in PROTOCOL_STYLE.items()}
-
-
-def protocol_colour(protocol: str) -> str:
-    """The colour of a learning-rate protocol (:data:`PROTOCOL_STYLE`)."""
-    from .. import plotting
-
-    return getattr(plotting, PROTOCOL_STYLE[protocol][0])
-
-
-def tint(colour, fraction: float):
-    """``colour`` mixed with white (``fraction`` 0: the colour, 1: white): the shades of one
-    concept's colour for an ordered parameter (a lighter shade for a smaller L)."""
-    from matplotlib.colors import to_rgb
-
-    return tuple(c + (1.0 - c) * fraction for c in to_rgb(colour))
-
-
 #: words that a line break never separates from their neighbours
 _GLUED = ("=", "≈", "−", "×", "<", ">", "≤", "≥")
 
@@ -171,6 +146,7 @@ def plot_escape(config, numbers, out_paths, load=load_result, verdicts=None) -> 
     filled at the macroscopic level, open at the authors' one; the median replicate's crossing ×),
     the ODE (lines: thick at the macroscopic level, thin at the authors' one). ``verdicts``: unused
     (the gain figure states the finding)."""
+    from .. import plotting
     from ..plotting import (ODE_SECOND_LEVEL_STYLE, panel_letters, COLOURS, MARKERS, ODE_STYLE, WIDTH_DOUBLE, label, limits_to_data, new_figure,
                             plain_log_ticks, save_figure)
     import matplotlib.pyplot as plt
@@ -200,7 +176,7 @@ def plot_escape(config, numbers, out_paths, load=load_result, verdicts=None) -> 
                             zorder=2)
                     ys += [y, ode_y]
                 med = np.array([x[f"median_{net}_macro"] for x in rows])
-                ax.plot(Ls, med, ls="none", marker=MEDIAN_MARKER, color=colour, ms=4, zorder=4)
+                ax.plot(Ls, med, ls="none", marker=plotting.MEDIAN_MARKER, color=colour, ms=4, zorder=4)
             limits_to_data(ax, x=np.concatenate([Ls, np.asarray(ode["Ls"], float)]), y=np.concatenate(ys))
             ax.set_xscale("log")
             ax.set_yscale("log")
@@ -215,7 +191,7 @@ def plot_escape(config, numbers, out_paths, load=load_result, verdicts=None) -> 
     items = [(legend_line(COLOURS[n], {"linestyle": "none", "marker": MARKERS[n]}), label(n)) for n in NETWORKS]
     items += [(both(lambda n: legend_marker(COLOURS[n], MARKERS[n])), f"SGD, mean reaches {esc['macro'].symbol()}"),
               (both(lambda n: legend_marker(COLOURS[n], MARKERS[n], filled=False)), f"SGD, mean reaches ${authors}$"),
-              (both(lambda n: legend_marker(COLOURS[n], MEDIAN_MARKER)),
+              (both(lambda n: legend_marker(COLOURS[n], plotting.MEDIAN_MARKER)),
                f"SGD, median replicate reaches ${esc['macro_replicates'].level_tex()}$"),
               (both(lambda n: legend_line(COLOURS[n], ODE_STYLE)), f"ODE, {esc['macro'].symbol()}"),
               (both(lambda n: legend_line(COLOURS[n], ODE_SECOND_LEVEL_STYLE)), f"ODE, ${authors}$")]
@@ -245,6 +221,7 @@ def plot_gain(config, numbers, out_paths, load=load_result, verdicts=None) -> No
     ODE at the first L); the axes fitted to the data; each panel's verdict with the measured laws.
     ``verdicts``: the verdict rows of the result; the most telling one (differs first) is the
     figure's first line."""
+    from .. import plotting
     from ..plotting import (finding_title, panel_letters, COLOURS, LAW_STYLE, ODE_STYLE, VERDICT_STYLE, WIDTH_DOUBLE, label,
                             limits_to_data, new_figure, place_legends, plain_log_ticks, save_figure)
     import matplotlib.pyplot as plt
@@ -262,7 +239,7 @@ def plot_gain(config, numbers, out_paths, load=load_result, verdicts=None) -> No
             for thr in THRESHOLDS:
                 fit = fit_of(numbers, case, protocol, thr)
                 g = np.asarray(fit["gain"], float)
-                sgd_points(ax, fit["Ls"], g, protocol_colour(protocol), PROTOCOL_MARKERS[protocol],
+                sgd_points(ax, fit["Ls"], g, plotting.protocol_colour(protocol), plotting.protocol_marker(protocol),
                            filled=thr == "macro", label=f"SGD, {label(protocol)}, {escapes(section)[thr].symbol()}")
                 xs.append(np.asarray(fit["Ls"], float))
                 ys.append(g)
@@ -309,8 +286,8 @@ def plot_gain(config, numbers, out_paths, load=load_result, verdicts=None) -> No
     if lead is not None:
         finding_title(fig, [lead[0]], extra=f" · paper: gain ∝ {PAPER_GAIN.get(lead[1], (None, 'n/a'))[1]}")
     esc = escapes(section)
-    every = lambda filled: tuple(legend_marker(protocol_colour(p), PROTOCOL_MARKERS[p], filled) for p in PROTOCOLS)  # noqa: E731
-    items = [(legend_marker(protocol_colour(p), PROTOCOL_MARKERS[p]), f"SGD, {label(p)}") for p in PROTOCOLS]
+    every = lambda filled: tuple(legend_marker(plotting.protocol_colour(p), plotting.protocol_marker(p), filled) for p in PROTOCOLS)  # noqa: E731
+    items = [(legend_marker(plotting.protocol_colour(p), plotting.protocol_marker(p)), f"SGD, {label(p)}") for p in PROTOCOLS]
     items += [(every(True), f"filled: mean reaches {esc['macro'].symbol()}"),
               (every(False), f"open: mean reaches ${esc['authors'].level_tex()}$"),
               (legend_line(COLOURS["ode"], ODE_STYLE), "ODE, both protocols" if one_ode else "ODE (light: best η for each)"),
@@ -328,6 +305,7 @@ def plot_gain(config, numbers, out_paths, load=load_result, verdicts=None) -> No
 def guide_line(ax, x, y, style, **kwargs):
     """A guide (:func:`ssi.plotting.guide`: under the data, out of the legend checks' colours) in
     one of the grammar's guide styles (LAW_STYLE, THRESHOLD_STYLE)."""
+    from .. import plotting
     from ..plotting import guide
 
     return guide(ax, x, y, color=style["color"], ls=style["linestyle"], lw=style["linewidth"], **kwargs)
@@ -413,6 +391,7 @@ def plot_attention(config, numbers, out_paths, load=load_result, verdicts=None) 
     """Escape steps vs L of attention (trace) and the untied square network (SGD markers, ODE lines),
     and the mean overlap against time of each (one shade per L). ``verdicts``: unused (no claim row
     names this figure)."""
+    from .. import plotting
     from ..plotting import ODE_SECOND_LEVEL_STYLE, panel_letters
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
@@ -432,7 +411,7 @@ def plot_attention(config, numbers, out_paths, load=load_result, verdicts=None) 
     nets = ("attention", "untied")
     names = {"attention": "attention", "untied": f"untied {label(spec['activation'])} network"}
     n_L = len(spec["Ls"])
-    shade = lambda colour, j: tint(colour, 0.65 * (n_L - 1 - j) / max(n_L - 1, 1))  # noqa: E731
+    shade = lambda colour, j: plotting.shades(colour, n_L)[j]  # noqa: E731
     for net, axm in zip(nets, ax_m):
         colour, marker = COLOURS[net], MARKERS[net]
         for thr in THRESHOLDS:

@@ -16,13 +16,12 @@ import numpy as np
 
 from ..io import load_result
 from . import tied_untied_theory as theory
-from .tied_untied_figure import (PAPER_GAIN, PROTOCOL_MARKERS, guide_line, legend_line, legend_marker,
-                                 protocol_colour, rows_for, sgd_points, wrap)
+from .tied_untied_figure import PAPER_GAIN, guide_line, legend_line, legend_marker, rows_for, sgd_points, wrap
 
 FIGURE = "tied_untied_theory"
 
 
-#: panels: (title, y label, [(comparison, words, colour: a protocol of PROTOCOL_STYLE or a network,
+#: panels: (title, y label, [(comparison, words, colour: a protocol of ssi.plotting.PROTOCOL_STYLE or a network,
 #: relative to the first L)]). The asymptotic law is drawn through the ODE at the first L
 #: (feed-forward) or the last (attention, whose laws hold only as L → ∞).
 PANELS = [
@@ -48,10 +47,11 @@ FIGURES = ("tied_untied_theory",)
 
 
 def _colour_marker(key):
+    from .. import plotting
     from ..plotting import COLOURS, MARKERS
 
-    if key in PROTOCOL_MARKERS:
-        return protocol_colour(key), PROTOCOL_MARKERS[key]
+    if key in plotting.PROTOCOL_STYLE:
+        return plotting.PROTOCOL_STYLE[key]
     return COLOURS[key], MARKERS[key]
 
 

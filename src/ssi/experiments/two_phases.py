@@ -189,17 +189,8 @@ def summarise(config, load=load_result) -> dict:
     return {"escape_level": level, "rows": rows, "gap_fits": fits}
 
 
-# grammar additions (to move into ssi.plotting) ------------------------------------------------------------
-#: the dimensions of one figure, smallest first -> colours, by their names in ssi.plotting (SGD markers and ODE
-#: line of one d share its colour); the hues of SIE 1 and 2 (SIE_COLOURS) are left to the SGD–ODE gap panel,
-#: whose series are the SIEs
-DIM_COLOURS = ("BLACK", "VERMILION", "SKY", "PURPLE")
-#: SGD trajectory markers: fewer per decade than the records, so that each one reads
-TRAJECTORY_MARKERS_PER_DECADE = 3
 #: markers of the exponential tail (linear time axis) per trajectory
 TAIL_MARKERS = 10
-#: where an ODE line leaves a log axis downwards (1 − |m| → 0): a triangle on the axis' edge
-ODE_EXIT_STYLE = {"linestyle": "none", "marker": "v", "markersize": 4.5}
 
 
 def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict] | None = None) -> None:
@@ -229,7 +220,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     finding_title(fig, verdicts)
     level = escape.of(config[EXPERIMENT], EXPERIMENT, "curve").value()
     all_dims = sorted({d for (_, d) in sgd_files})
-    colour_of = {d: getattr(plotting, DIM_COLOURS[i % len(DIM_COLOURS)]) for i, d in enumerate(all_dims)}
+    colour_of = dict(zip(all_dims, plotting.shades(COLOURS["sgd"], len(all_dims))))
     sgd_style = dict(SGD_STYLE, markersize=2.5)
     notes, leaves = [], False
     for col, case in enumerate(cases):
@@ -247,7 +238,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
             overlap = np.abs(sgd["m"])
             mean = overlap.mean(axis=0)
             half = 1.96 * overlap.std(axis=0, ddof=1) / math.sqrt(overlap.shape[0])
-            i = thin_records(t, per_decade=TRAJECTORY_MARKERS_PER_DECADE)
+            i = thin_records(t, per_decade=plotting.TRAJECTORY_MARKERS_PER_DECADE)
             top.errorbar(t[i], mean[i], yerr=half[i], color=colour, **dict(sgd_style, marker=marker), zorder=3)
             keep_ode = ode["t"] > 0
             ode_overlap = np.abs(ode["m"])
@@ -276,7 +267,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
         for t_ode, v, colour in tail_ode:        # where the ODE leaves the axis: a mark on its lower edge
             below = np.nonzero(v < floor)[0]
             if below.size:
-                bottom.plot(t_ode[below[0]], floor, color=colour, **ODE_EXIT_STYLE, clip_on=False, zorder=4)
+                bottom.plot(t_ode[below[0]], floor, color=colour, **plotting.ODE_EXIT_STYLE, clip_on=False, zorder=4)
                 leaves = True
         top.set_title(f"{sie_text(k)}: {label(spec['problem']['target'])}")
         top.set_xlabel(label("t"))
@@ -294,7 +285,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
                 Line2D([], [], color=COLOURS["sgd"], **ODE_STYLE, label="ODE"),
                 Line2D([], [], **THRESHOLD_STYLE, label=f"escape level {number(level)}")]
     if leaves:
-        handles.append(Line2D([], [], color=COLOURS["sgd"], **ODE_EXIT_STYLE, label="the ODE leaves the axis here"))
+        handles.append(Line2D([], [], color=COLOURS["sgd"], **plotting.ODE_EXIT_STYLE, label="the ODE leaves the axis here"))
     fig.legend(handles=handles, loc="outside lower center", ncol=4, frameon=False)
     for ax, text in notes:
         place_legend(ax, handles=[], title=text, title_fontsize=7.5, alignment="left")
