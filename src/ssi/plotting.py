@@ -156,6 +156,18 @@ def shades(colour, n: int, lightest: float = 0.65) -> list:
     return [tint(colour, lightest * (n - 1 - j) / max(n - 1, 1)) for j in range(n)]
 
 
+def text_colour(colour):
+    """``colour`` for text on white: the colour itself when its WCAG 2 contrast against white is at
+    least :data:`ssi.legibility.MIN_CONTRAST`, else it mixed with the least black that reaches it
+    (in steps of 5 %). Words in a concept's colour (a verdict, an eigen-direction) keep its hue."""
+    rgb = np.array(to_rgb(colour))
+    for step in range(21):
+        shade = tuple(rgb * (1.0 - 0.05 * step))
+        if legibility.contrast_ratio(shade, (1.0, 1.0, 1.0)) >= legibility.MIN_CONTRAST:
+            return shade
+    return (0.0, 0.0, 0.0)
+
+
 def protocol_colour(protocol: str) -> str:
     """The colour of a learning-rate protocol (:data:`PROTOCOL_STYLE`)."""
     return PROTOCOL_STYLE[protocol][0]

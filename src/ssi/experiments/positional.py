@@ -288,17 +288,21 @@ def plot_landscape(config, out_paths, load=load_result, verdicts: list[dict] | N
     for column, pe in zip(columns, LANDSCAPE_PE):
         column.suptitle(_encoding_text(pe), fontsize=8)
     data = {target: load(files[target]) for target in targets}
+    change = {(target, pe): data[target][0][f"R_{pe}"] - float(data[target][0][f"R0_{pe}"])
+              for target in targets for pe in LANDSCAPE_PE}
+    # one colour scale and one set of contour levels for every panel: a colour is one value of R throughout
+    span = max(max(float(np.nanmax(np.abs(R))) for R in change.values()), 1e-12)
+    norm, levels = TwoSlopeNorm(0.0, -span, span), np.linspace(-span, span, 25)
     for col, pe in enumerate(LANDSCAPE_PE):
         for row, target in enumerate(targets):
             arrays, meta = data[target]
             axis = arrays["axis"]
             ax = axes[row, col]
-            R = arrays[f"R_{pe}"] - float(arrays[f"R0_{pe}"])
-            span = max(float(np.nanmax(np.abs(R))), 1e-12)
-            image = ax.pcolormesh(axis, axis, R, shading="auto", cmap=plotting.LOSS_CHANGE_CMAP,
-                                  norm=TwoSlopeNorm(0.0, -span, span), rasterized=True)
+            R = change[(target, pe)]
+            image = ax.pcolormesh(axis, axis, R, shading="auto", cmap=plotting.LOSS_CHANGE_CMAP, norm=norm,
+                                  rasterized=True)
             if np.nanmax(R) - np.nanmin(R) > 1e-9:
-                ax.contour(axis, axis, R, levels=np.linspace(-span, span, 13), colors=BLACK, linewidths=0.4)
+                ax.contour(axis, axis, R, levels=levels, colors=BLACK, linewidths=0.4)
             values, vectors = arrays[f"eigenvalues_{pe}"], arrays[f"eigenvectors_{pe}"]
             for value, vector in zip(values, vectors.T):
                 kind = "descending" if value < -FLAT else ("ascending" if value > FLAT else "flat")
@@ -307,7 +311,8 @@ def plot_landscape(config, out_paths, load=load_result, verdicts: list[dict] | N
                 for sign in (1, -1):
                     ax.annotate("", xy=(0.55 * sign * vector[0], 0.55 * sign * vector[1]), xytext=(0, 0),
                                 arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.4})
-                ax.text(0.8 * vector[0], 0.8 * vector[1], text, color=colour, fontsize=7.5, fontweight="bold",
+                ax.text(0.8 * vector[0], 0.8 * vector[1], text, color=plotting.text_colour(colour), fontsize=7.5,
+                        fontweight="bold",
                         ha="center", va="center", bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 0.5})
             ax.add_patch(plt.Circle((0, 0), 1.0, fill=False, lw=0.8, color=BLACK))
             ax.set_aspect("equal")
@@ -316,7 +321,7 @@ def plot_landscape(config, out_paths, load=load_result, verdicts: list[dict] | N
             ax.set_title(f"{label(target)}: {_sie_tex(meta[pe])}")
             ax.set_xlabel("positional overlap $e$")
             ax.set_ylabel("overlap $m$")
-            columns[col].colorbar(image, ax=ax, shrink=0.85, label="$R(e, m) - R(0, 0)$")
+    columns[-1].colorbar(image, ax=list(axes[:, -1]), shrink=0.5, label="$R(e, m) - R(0, 0)$, every panel")
     words = {"descending": r"descending ($\lambda < 0$)", "ascending": r"ascending ($\lambda > 0$)",
              "flat": rf"flat ($|\lambda| \leq$ {number(FLAT)})"}
     handles = [Line2D([], [], color=plotting.EIGEN_COLOURS[kind], lw=1.4, label=text)

@@ -78,7 +78,7 @@ def panel_text(rows: list[dict]) -> tuple[str, str, str | None, str]:
 # --- the figure -------------------------------------------------------------------------------------
 def _board(ax, rows):
     """One mark per claim row in its verdict's column; the row's name left, its verdict word right."""
-    from ..plotting import BLACK, GUIDE, VERDICT_MARKERS, VERDICT_STYLE
+    from ..plotting import BLACK, GUIDE, VERDICT_MARKERS, VERDICT_STYLE, text_colour
 
     y = list(range(len(rows)))[::-1]
     for yi, r in zip(y, rows):
@@ -102,7 +102,7 @@ def _board(ax, rows):
     words.tick_params(length=0)
     words.set_ylabel("verdict", fontsize=6.5)
     for label, r in zip(words.get_yticklabels(), rows):
-        label.set_color("k" if r["verdict"] == "undecided" else VERDICT_STYLE[r["verdict"]][0])
+        label.set_color("k" if r["verdict"] == "undecided" else text_colour(VERDICT_STYLE[r["verdict"]][0]))
     for side in (*ax.spines.values(), *words.spines.values()):
         side.set_visible(False)
     ax.set_ylabel("claim row", fontsize=6.5)
@@ -116,10 +116,10 @@ def _gap_panel(ax, row, numbers):
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
-    from ..plotting import FIT_STYLE, VERDICT_STYLE, label
+    from ..plotting import FIT_STYLE, VERDICT_STYLE, label, text_colour
 
     verdict = row["verdict"]
-    colour = VERDICT_STYLE[verdict][0] if verdict != "undecided" else "k"
+    colour = text_colour(VERDICT_STYLE[verdict][0]) if verdict != "undecided" else "k"
     ax.set_title(f"C6: {verdict}", fontsize=7.5, color=colour)
     left_out, gaps, dims, drawn = [], [], [], 0
     for fit in numbers.get("gap_fits", []):

@@ -78,7 +78,7 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
     from matplotlib.lines import Line2D
     import matplotlib.pyplot as plt
 
-    from ..plotting import (FIT_STYLE, LAW_STYLE, ODE_STYLE, SGD_STYLE, WIDTH_DOUBLE, claimed_law_tex, finding_title, panel_letters, new_figure, place_legends,
+    from ..plotting import (FIT_STYLE, LAW_STYLE, ODE_STYLE, OPEN_FACE, SGD_STYLE, WIDTH_DOUBLE, claimed_law_tex, finding_title, panel_letters, new_figure, place_legends,
                             plain_log_ticks, save_figure)
     from .tied_untied_jobs import escapes
 
@@ -116,8 +116,12 @@ def plot(config, out_paths, numbers=None, load=load_result, verdicts: list[dict]
             if relative:
                 firsts.add(f"{x[0]:g}")
             law = claimed_law_tex("L", row["asymptotic"])
-            handles.append(Line2D([], [], color=colour, marker=marker, ms=SGD_STYLE["markersize"], mfc=colour,
-                                  **ODE_STYLE))
+            # the key: the ODE's line, with the case's SGD marker as drawn (filled at the macroscopic
+            # level, open at the early one only, none without SGD)
+            drawn = {m["threshold"] for m in row["sgd"]}
+            key_marker = ({"marker": marker, "ms": SGD_STYLE["markersize"],
+                           "mfc": colour if "macro" in drawn else OPEN_FACE} if drawn else {})
+            handles.append(Line2D([], [], color=colour, **key_marker, **ODE_STYLE))
             texts_note = " (wide line: under the next)" if covered else ""
             texts.append(wrap(f"{words}{first}{texts_note}; law {law}{tail}", LABEL_WIDTH))
             for m in row["sgd"]:
