@@ -39,7 +39,8 @@ from matplotlib.contour import ContourSet
 from matplotlib.image import AxesImage
 from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
-from matplotlib.offsetbox import DrawingArea, TextArea
+from matplotlib.markers import MarkerStyle
+from matplotlib.offsetbox import DrawingArea, OffsetBox, TextArea
 from matplotlib.patches import FancyArrowPatch, Patch
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
@@ -406,7 +407,7 @@ def _line_marker_shape(line: Line2D):
     marker = line.get_marker()
     key = marker if isinstance(marker, (str, int)) else None
     if key is None or key not in _MARKER_SHAPES:
-        style = line._marker
+        style = MarkerStyle(marker, fillstyle=line.get_fillstyle())
         shape = _shape(style.get_path().transformed(style.get_transform()))
         if key is None:
             return shape
@@ -658,18 +659,25 @@ def _describe_mark(mark) -> str:
 def legend_entries(legend) -> list[tuple[str, list]]:
     """(label, artists of its key) of every entry of ``legend``, as drawn in the legend box."""
     entries = []
-    for column in legend._legend_handle_box.get_children():
-        for item in column.get_children():
-            parts = item.get_children()
-            keys = [p for p in parts if isinstance(p, DrawingArea)]
-            texts = [p for p in parts if isinstance(p, TextArea)]
-            if keys and texts:
-                entries.append((texts[0].get_text(), list(keys[0].get_children())))
+
+    def walk(box):
+        parts = box.get_children()
+        keys = [p for p in parts if isinstance(p, DrawingArea)]
+        texts = [p for p in parts if isinstance(p, TextArea)]
+        if keys and texts:                   # one entry: its key's drawing and its label
+            entries.append((texts[0].get_text(), list(keys[0].get_children())))
+            return
+        for part in parts:
+            if isinstance(part, OffsetBox):
+                walk(part)
+
+    walk(legend.get_children()[0])           # the legend's box (its title and its entries)
     return entries
 
 
 def _is_colorbar(ax) -> bool:
-    return getattr(ax, "_colorbar", None) is not None
+    """Whether ``ax`` holds a colour bar (matplotlib labels the axes it makes for one "<colorbar>")."""
+    return ax.get_label() == "<colorbar>"
 
 
 def legend_entry_problems(fig) -> list[str]:
