@@ -158,6 +158,24 @@ def test_c3_verdict():
     assert positional.c3_verdict(numbers).word == "undecided"                     # no same-η pair
 
 
+def example_numbers(sie_m_pe=4, joint_pe=2, descends_pe=False, with_example=True):
+    entry = {"target": positional.PAPER_EXAMPLE, "eigenvalues": [0.0, 0.519]}
+    landscape = [{**entry, "pe": "none", "sie_overlap": 4, "sie_joint": 4, "descends": False},
+                 {**entry, "pe": "opposite", "sie_overlap": sie_m_pe, "sie_joint": joint_pe, "descends": descends_pe}]
+    return {"landscape": landscape if with_example else []}
+
+
+def test_c3_example_verdict():
+    """The paper's own C3 example, Σ He₄, as committed: the encoding lowers the joint SIE 4 → 2 through a
+    rising pure-e term only; the SIE of m stays 4 and m = 0 stays a local minimum: differs (the claim rows
+    had no row for it, only the repository's own target)."""
+    verdict = positional.c3_example_verdict(example_numbers())
+    assert verdict.word == "differs" and "SIE of m stays 4" in verdict.reason and "pure-e" in verdict.reason
+    assert positional.c3_example_verdict(example_numbers(sie_m_pe=2, descends_pe=True)).word == "reproduced"
+    assert positional.c3_example_verdict(example_numbers(sie_m_pe=2, descends_pe=False)).word == "differs"
+    assert positional.c3_example_verdict(example_numbers(with_example=False)).word == "undecided"
+
+
 # --- C4 -------------------------------------------------------------------------------------------
 def c4_fit(sie, low, high, protocol="same_lr"):
     return {"sie": sie, "exponent_sgd": (low + high) / 2, "exponent_sgd_low": low, "exponent_sgd_high": high,

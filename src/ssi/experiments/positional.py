@@ -456,6 +456,49 @@ C3_RULE = ("on the escape target, at one η schedule for both: reproduced when t
            "separate; undecided without a same-η pair or with an interval too wide")
 
 
+#: the paper's own example of C3 (its first figure: L = 2 attention, trace reduction, p₂ = −p₁)
+PAPER_EXAMPLE = "he4_sum"
+C3_EXAMPLE_RULE = ("on the paper's own example, Σ He₄ at L = 2 (attention, trace reduction), from the exact Taylor "
+                   "expansion of R(e, m) at (0, 0) without and with the opposite encoding (ssi.information_exponent): "
+                   "reproduced when the encoding lowers the SIE of m (the lowest order of a term with m) and the "
+                   "leading form with m descends, so that small overlaps grow faster; differs when the SIE of m does "
+                   "not drop (a lower joint SIE from pure-e terms alone moves no overlap with the teacher) or the "
+                   "leading form rises in every direction with m ≠ 0 (m = 0 is then a local minimum that small "
+                   "overlaps return to); undecided when the example is not among the landscape's targets")
+
+
+def _landscape_of(numbers, target) -> dict:
+    """pe -> the landscape entry of ``target`` (empty when it is not among the targets)."""
+    return {e["pe"]: e for e in numbers["landscape"] if e["target"] == target}
+
+
+def c3_example_verdict(numbers) -> Verdict:
+    """Verdict of C3 on the paper's own example (rule :data:`C3_EXAMPLE_RULE`)."""
+    entries = _landscape_of(numbers, PAPER_EXAMPLE)
+    if set(entries) != set(LANDSCAPE_PE):
+        return Verdict(UNDECIDED, f"the paper's example {PAPER_EXAMPLE} is not among the landscape's targets")
+    plain, pe = entries["none"], entries[LANDSCAPE_PE[1]]
+    if not pe["sie_overlap"] < plain["sie_overlap"]:
+        joint = (f", the joint SIE {plain['sie_joint']} → {pe['sie_joint']} through pure-e terms"
+                 if pe["sie_joint"] < plain["sie_joint"] else "")
+        return Verdict(DIFFERS, f"the SIE of m stays {pe['sie_overlap']} with the encoding{joint}")
+    return check(bool(pe["descends"]), f"the SIE of m drops {plain['sie_overlap']} → {pe['sie_overlap']} and descends",
+                 f"the SIE of m drops {plain['sie_overlap']} → {pe['sie_overlap']}, but its leading form rises "
+                 "in every direction")
+
+
+def _c3_example_headline(numbers) -> str:
+    entries = _landscape_of(numbers, PAPER_EXAMPLE)
+    plain, pe = entries["none"], entries[LANDSCAPE_PE[1]]
+    rising = [e for e in (plain, pe) if not e["descends"]]
+    ascending = [v for v in pe["eigenvalues"] if v > FLAT]
+    return (f"joint SIE {plain['sie_joint']} → {pe['sie_joint']} with PE, from a rising pure-e term"
+            + (f" (curvature {max(ascending):+.3f})" if ascending else "")
+            + f"; SIE of m {plain['sie_overlap']} → {pe['sie_overlap']}"
+            + ("; m = 0 a local minimum " + ("both ways" if len(rising) == 2 else "without PE" if rising[0] is plain
+                                              else "with PE") if rising else ""))
+
+
 def _same_lr_pair(numbers):
     """(no-PE fit, PE fit) run at the same η schedule, or None."""
     plain = [f for f in numbers["fits"] if f["pe"] == "none"]
@@ -539,8 +582,26 @@ def claim_rows(config, numbers) -> list[dict]:
         pairs = [f"{a / b:.3g}× at d={d}" for d, a, b in pairs if a is not None and b is not None]
         if pairs:
             ratio.append(f"{names[0]} / {other}: " + ", ".join(pairs))
-    return [{
-        "claim": "C3 positional encoding",
+    example = []
+    if _landscape_of(numbers, PAPER_EXAMPLE):
+        entries = _landscape_of(numbers, PAPER_EXAMPLE)
+        example = [{
+            "claim": "C3 positional encoding, the paper's Σ He₄ example",
+            "paper": "the opposite encoding lowers the SIE of Σ He₄ from 4 to 2 and so shortens the escape",
+            "measured": (f"{PAPER_EXAMPLE} (L=2 attention, trace): " + "; ".join(
+                f"{'no PE' if pe == 'none' else 'PE'}: SIE of m {e['sie_overlap']}, joint SIE {e['sie_joint']}, "
+                f"leading form with m {'descends' if e['descends'] else 'rises in every direction'}, Hessian "
+                "eigenvalues at (0, 0) " + ", ".join(f"{v:+.3f}" for v in e["eigenvalues"])
+                for pe, e in entries.items())
+                + "; see figures/positional_landscape.png"),
+            "headline": _c3_example_headline(numbers),
+            **c3_example_verdict(numbers).fields(),
+            "figure": "figures/positional_landscape.png",
+            "command": "snakemake --cores all positional_plot",
+            "rule": C3_EXAMPLE_RULE,
+        }]
+    return example + [{
+        "claim": "C3 positional encoding, the repository's target" if example else "C3 positional encoding",
         "paper": "PE can strictly lower the SIE (e.g. 4 → 2) and shorten the escape",
         "measured": ("SIE by the code (L=2 attention, trace): " + "; ".join(parts)
                      + ". Escape of he4_sum_plus_diff (median of replicates, |m| = "
