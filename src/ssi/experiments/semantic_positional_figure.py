@@ -10,6 +10,10 @@ from ..io import load_result
 from .semantic_positional_jobs import EXPERIMENT, load_landscape, problem, runs, stems
 from .semantic_positional_numbers import fmt, load_long, load_transition, summarise
 
+#: the figures, in the figures folder without suffix (ssi.experiments.registry)
+FIGURES = tuple(f"semantic_positional_{name}" for name in ("diagram", "transition", "long"))
+
+
 # --- figures ---------------------------------------------------------------------------------------
 def sie_text(config, omegas, a) -> str:
     """The SIEs :func:`ssi.hermite.sie` computes at (a, ω) for the given ω, for legends.
