@@ -11,9 +11,10 @@
   and mathtext a reader sees; formulas are mathtext (``$L^{2}$``, ``$d^{-1/2}$``).
 * **Verdicts**: :func:`law` and :func:`verdict_line` write a measured law with its interval
   next to the paper's, for the panel that tests a claim.
-* **Legibility**: :func:`save_figure` runs :func:`ssi.legibility.check` on the drawn figure
-  and refuses to save an illegible one.
-* **Undrawn figures**: inside :func:`undrawn` the figures are built but never drawn, checked or
+* **Legibility**: legends go where they cover no data (:func:`place_legend`), coloured words
+  are darkened to a readable contrast (:func:`text_colour`); the test suite checks every
+  committed figure for what a reader would trip over (``tests/support/figure_checks.py``).
+* **Undrawn figures**: inside :func:`undrawn` the figures are built but never drawn or
   saved (what :mod:`ssi.experiments.figure_data` needs to learn which arrays they read).
 
 Figures are drawn with the Agg backend and the DejaVu fonts that matplotlib ships, never with
@@ -48,7 +49,7 @@ WIDTH_DOUBLE = 7.0
 #: Okabe & Ito (2008), "Color universal design": blue, orange, bluish green, vermilion,
 #: reddish purple, sky blue, yellow, black. tests/unit/test_plotting.py checks that the colours the
 #: figures use are far apart in normal vision and under simulated deuteranopia, protanopia and
-#: tritanopia (ssi.legibility).
+#: tritanopia (tests/support/figure_checks.py).
 PALETTE = [to_rgb(h) for h in ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
                                "#F0E442", "#000000")]
 BLUE, ORANGE, GREEN, VERMILION, PURPLE, SKY, YELLOW, BLACK = ("#0072B2", "#E69F00", "#009E73", "#D55E00",
@@ -73,7 +74,7 @@ SIE_COLOURS = {1: BLUE, 2: ORANGE, 3: GREEN, 4: PURPLE}
 
 #: phase-diagram regions, by code global + 2·dynamics + 4·multiple (ssi.phase.REGION_NAMES):
 #: semantic global minimum in blues, positional in vermilion/orange, misaligned dynamics in
-#: yellow and purple; every pair ≥ ssi.legibility.MIN_COLOUR_DISTANCE apart in every vision
+#: yellow and purple; every pair ≥ 15 ΔE*ab apart in every simulated vision (the figure checks' minimum)
 REGION_COLOURS = ("#A9D4F2",   # 000 unique semantic minimum
                   "#D55E00",   # 100 unique positional minimum, semantic dynamics
                   "#F0E442",   # 010 unique semantic minimum, misaligned (positional) dynamics
@@ -366,8 +367,8 @@ _drawing = True
 @contextlib.contextmanager
 def undrawn():
     """Inside this block figures are built but not drawn: :func:`place_legend` puts a legend at
-    the first of :data:`LEGEND_PLACES` without measuring, :func:`save_figure` neither checks nor
-    writes. For code that needs what a plotting function reads, not what it draws."""
+    the first of :data:`LEGEND_PLACES` without measuring, :func:`save_figure` writes
+    nothing. For code that needs what a plotting function reads, not what it draws."""
     global _drawing
     previous, _drawing = _drawing, False
     try:
@@ -478,12 +479,9 @@ _METADATA = {
 }
 
 
-def save_figure(fig, path, check: bool = True) -> None:
+def save_figure(fig, path) -> None:
     """Save ``fig`` to ``path`` (format from the suffix: pdf, png or svg), byte-reproducibly.
-
-    ``check``: first run :func:`ssi.legibility.check` (raises ssi.legibility.IllegibleFigure),
-    once per figure: save every format of a figure after drawing it. Inside :func:`undrawn`
-    nothing is checked or written."""
+    Inside :func:`undrawn` nothing is written."""
     path = Path(path)
     fmt = path.suffix.lstrip(".")
     if fmt not in _METADATA:
@@ -491,9 +489,6 @@ def save_figure(fig, path, check: bool = True) -> None:
     if not _drawing:
         return
     apply_style()
-    if check and not getattr(fig, "ssi_legible", False):
-        legibility.check(fig, path.name)
-        fig.ssi_legible = True        # its pdf and png are saved one after the other: checked once
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, metadata=_METADATA[fmt])
     atomic_write_bytes(path, buffer.getvalue())
@@ -520,7 +515,7 @@ _GLUED_BEFORE = ("=", "≈", "−", "×", "<", ">", "≤", "≥", "%", "→")
 
 
 def math_words(text: str) -> str:
-    """``text`` with the ASCII powers and subscripts of a verdict row set as mathtext, outside
+    r"""``text`` with the ASCII powers and subscripts of a verdict row set as mathtext, outside
     ``$…$``: ``d^1.02`` → d$^{1.02}$, ``d^-½`` → d$^{-1/2}$, ``t_max`` → $t_{\mathrm{max}}$."""
     parts = re.split(r"(?<!\\)(\$[^$]*\$)", text)
 

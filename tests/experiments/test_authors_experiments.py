@@ -14,6 +14,7 @@ import yaml
 from snakemake.utils import validate
 
 from ssi.experiments import authors as au
+from ssi.experiments.figure_data import numbers_from_json
 from support.quickrun import make_workdir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,6 +107,20 @@ def test_quick_authors_workflow_writes_figures_numbers_manifest(tmp_path):
     assert entry["decide"]["seeds"] == 8 and {r["seeds"] for r in entry["decide"]["rows"]} == {8}
     assert entry["gain"]["decide"]["seeds"] == 8 and entry["gain"]["decide"]["low"] is not None
     assert "excluded" in entry["gain"] and "start_flagged_authors" in entry["rows"][0]
+    # the figure checks (tests/support/figure_checks.py) on every figure, redrawn in this process
+    # from the run's results: no committed figure data holds the authors' replicate curves
+    from ssi import plotting
+    from ssi.verdicts import rows_for
+    from support.figure_checks import problems
+
+    found = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(plotting, "save_figure", lambda f, path: found.setdefault(Path(path).stem, problems(f)))
+        au.plot(cfg, [str(tmp_path / f"{n}.png") for n in names],
+                numbers=numbers_from_json(fig / "numbers" / "authors.json"),
+                verdicts=rows_for(fig / "VERDICTS.json", "authors"))
+    assert sorted(found) == sorted(names)
+    assert {n: p for n, p in found.items() if p} == {}
     first = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in fig.glob("*.png")}
     shutil.rmtree(fig)
     subprocess.run(snake + ["--forcerun", "authors_plot"], check=True, env=env, cwd=workdir)

@@ -1,11 +1,12 @@
-"""Legibility checks (ssi.legibility): each check fails on a figure made to break it and passes on
-the same figure drawn as ssi.plotting draws it; the colour model against published values; the
-save path refuses an illegible figure."""
+"""The figure checks (tests/support/figure_checks.py): each check fails on a figure made to break
+it and passes on the same figure drawn as ssi.plotting draws it; the colour model against
+published values."""
 import numpy as np
 import pytest
 
 from ssi import legibility, plotting
-from ssi.legibility import colour_distance, problems, simulate_vision, to_lab
+from support import figure_checks
+from support.figure_checks import colour_distance, problems, simulate_vision, to_lab
 
 
 @pytest.fixture
@@ -54,14 +55,14 @@ def test_figure_colours_are_far_apart_in_every_vision():
               "SGD/ODE": [plotting.COLOURS["sgd"], plotting.COLOURS["ode"]],
               "regions": list(plotting.REGION_COLOURS)}
     for name, colours in groups.items():
-        dist, vision, i, j = legibility.closest_pair(colours)
-        assert dist >= legibility.MIN_COLOUR_DISTANCE, (name, vision, colours[i], colours[j], dist)
+        dist, vision, i, j = figure_checks.closest_pair(colours)
+        assert dist >= figure_checks.MIN_COLOUR_DISTANCE, (name, vision, colours[i], colours[j], dist)
 
 
 def test_old_phase_diagram_colours_fail():
     old = ("#339966", "#cc3300", "#ffcc00", "#3333ff", "#66ff33", "#ff9966", "#ff5050", "#99ccff")
-    dist, vision, *_ = legibility.closest_pair(old)
-    assert dist < legibility.MIN_COLOUR_DISTANCE and vision in ("deuteranopia", "protanopia")
+    dist, vision, *_ = figure_checks.closest_pair(old)
+    assert dist < figure_checks.MIN_COLOUR_DISTANCE and vision in ("deuteranopia", "protanopia")
 
 
 # --- each check, failing then passing -------------------------------------------------------------
@@ -158,17 +159,6 @@ def test_categories_of_a_phase_diagram(fig_ax):
     assert "categories" in _kinds(problems(fig))
     mesh.set_cmap(ListedColormap(plotting.REGION_COLOURS))
     assert "categories" not in _kinds(problems(fig))
-
-
-def test_save_figure_refuses_an_illegible_figure(fig_ax, tmp_path):
-    fig, ax = fig_ax
-    ax.plot([0, 1], [0, 1], color=plotting.BLUE)
-    ax.set_title("he2_sum")
-    with pytest.raises(legibility.IllegibleFigure, match="he2_sum"):
-        plotting.save_figure(fig, tmp_path / "bad.png")
-    assert not (tmp_path / "bad.png").exists()
-    plotting.save_figure(fig, tmp_path / "kept.png", check=False)     # the escape hatch exists, explicitly
-    assert (tmp_path / "kept.png").stat().st_size > 0
 
 
 # --- legend entries without data ------------------------------------------------------------------

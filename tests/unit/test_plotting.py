@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from ssi import plotting, problems
-from ssi.legibility import problems as legibility_problems
+from support.figure_checks import problems as legibility_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 

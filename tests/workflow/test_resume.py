@@ -24,7 +24,6 @@ import os
 import shlex
 import signal
 import subprocess
-from pathlib import Path
 
 import pytest
 

@@ -3,7 +3,7 @@ their PDFs and with nothing cut off at the canvas edge.
 
 This complements tests/workflow/test_figure_type.py (type size, page width, words off the page),
 reading the committed files the same way: ``pdftotext -bbox`` (poppler-utils) for the words of a
-PDF, and every figure of the two manifests. ``ssi.legibility.check`` looks for overlapping text on
+PDF, and every figure of the two manifests. The figure checks (tests/support/figure_checks.py) look for overlapping text on
 the drawn Figure before it is saved; these tests look at what was saved.
 
 1. **Text over text** (each PDF). Two words whose boxes overlap by more than :data:`TOL_PT`

@@ -305,7 +305,6 @@ def plot_gain(config, numbers, out_paths, load=load_result, verdicts=None) -> No
 def guide_line(ax, x, y, style, **kwargs):
     """A guide (:func:`ssi.plotting.guide`: under the data, out of the legend checks' colours) in
     one of the grammar's guide styles (LAW_STYLE, THRESHOLD_STYLE)."""
-    from .. import plotting
     from ..plotting import guide
 
     return guide(ax, x, y, color=style["color"], ls=style["linestyle"], lw=style["linewidth"], **kwargs)

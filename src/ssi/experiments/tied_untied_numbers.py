@@ -2,7 +2,6 @@
 intervals, the null cases and attention (figures/numbers/tied_untied.json)."""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
