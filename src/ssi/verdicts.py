@@ -118,6 +118,20 @@ def _f(x, spec=".2f") -> str:
     return format(x, spec) if finite(x) else "n/a"
 
 
+#: how the reason of an undecided verdict says why (the headline reads it back: :func:`undecided_note`)
+FEW_ESCAPED = " escaped (fewer than"
+TOO_WIDE = " wide (at most "
+
+
+def undecided_note(reason: str) -> str:
+    """Why a row is undecided, in three words or fewer, from its reason."""
+    if TOO_WIDE in reason:
+        return "intervals too wide"
+    if FEW_ESCAPED in reason:
+        return "too few escapes"
+    return "no interval"
+
+
 def escaped_share(escaped: int, runs: int, what: str = "runs") -> Verdict | None:
     """An "undecided" verdict when fewer than :data:`MIN_ESCAPED` of ``runs`` escaped, else None.
 
@@ -125,7 +139,7 @@ def escaped_share(escaped: int, runs: int, what: str = "runs") -> Verdict | None
     if not (isinstance(runs, int) and runs > 0 and isinstance(escaped, int) and 0 <= escaped <= runs):
         raise ValueError(f"escaped_share: escaped={escaped!r}, runs={runs!r}; allowed: integers 0 ≤ escaped ≤ runs, runs > 0")
     if escaped / runs < MIN_ESCAPED:
-        return Verdict(UNDECIDED, f"{escaped}/{runs} {what} escaped (fewer than {100 * MIN_ESCAPED:g} %)")
+        return Verdict(UNDECIDED, f"{escaped}/{runs} {what}{FEW_ESCAPED} {100 * MIN_ESCAPED:g} %)")
     return None
 
 
@@ -134,8 +148,8 @@ def width_check(low, high, limit: float, name: str = "exponent") -> Verdict | No
     if not (finite(low) and finite(high)):
         return Verdict(UNDECIDED, f"no 95 % interval of the {name}")
     if high - low > limit:
-        return Verdict(UNDECIDED, f"95 % interval of the {name} [{_f(low)}, {_f(high)}] is {high - low:.3g} wide "
-                                  f"(at most {limit:g} decides)", (low, high))
+        return Verdict(UNDECIDED, f"95 % interval of the {name} [{_f(low)}, {_f(high)}] is {high - low:.3g}{TOO_WIDE}"
+                                  f"{limit:g} decides)", (low, high))
     return None
 
 
@@ -404,7 +418,7 @@ def headline(content: dict) -> str:
             notes[listed[0]["short"]] = re.sub(r"^[^:]*: (?=\S+ exponent)", "", mine[0]["reason"].split("; ")[0])
         text = f"**{word}**: {_names(listed, notes)}"
         if word == UNDECIDED:
-            text += " (wide intervals or few escapes)"
+            text += f" ({' or '.join(dict.fromkeys(undecided_note(e['reason']) for e in mine))})"
         parts.append(text)
     sentence = "; ".join(parts) + "."
     if len(sentence.split()) > HEADLINE_WORDS:

@@ -76,6 +76,20 @@ def test_headline_is_short_and_names_every_row():
         v.headline(longer)
 
 
+def test_the_headline_says_why_a_row_is_undecided():
+    """The parenthesis after the undecided rows is read from their reasons, as the verdict helpers
+    word them: a row undecided for a wide interval does not read "few escapes", nor the reverse."""
+    wide = v.width_check(0.1, 1.9, 0.5, "gain exponent")
+    few = v.escaped_share(3, 16, "replicates")
+    assert v.undecided_note(wide.reason) == "intervals too wide"
+    assert v.undecided_note(few.reason) == "too few escapes"
+    assert v.undecided_note(v.width_check(float("nan"), 1.0, 0.5).reason) == "no interval"
+    row = {"claim": "C4", "short": "C4 SIE 3", "verdict": v.UNDECIDED}
+    assert v.headline({"rows": [dict(row, reason=wide.reason)]}).endswith("C4 (intervals too wide).")
+    both = [dict(row, reason=few.reason), dict(row, short="C4 SIE 4", reason=wide.reason)]
+    assert v.headline({"rows": both}).endswith("(too few escapes or intervals too wide).")
+
+
 def test_short_labels():
     assert v.short_label("C1 escape vs d, SIE 1") == "C1 SIE 1"
     assert v.short_label("C4 null targets") == "C4 null targets"

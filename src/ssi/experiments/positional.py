@@ -479,9 +479,9 @@ def c3_example_verdict(numbers) -> Verdict:
         return Verdict(UNDECIDED, f"the paper's example {PAPER_EXAMPLE} is not among the landscape's targets")
     plain, pe = entries["none"], entries[LANDSCAPE_PE[1]]
     if not pe["sie_overlap"] < plain["sie_overlap"]:
-        joint = (f", the joint SIE {plain['sie_joint']} → {pe['sie_joint']} through pure-e terms"
+        joint = (f"; the joint SIE {plain['sie_joint']} → {pe['sie_joint']} only through pure-e terms"
                  if pe["sie_joint"] < plain["sie_joint"] else "")
-        return Verdict(DIFFERS, f"the SIE of m stays {pe['sie_overlap']} with the encoding{joint}")
+        return Verdict(DIFFERS, f"SIE of m stays {pe['sie_overlap']} with PE{joint}")
     return check(bool(pe["descends"]), f"the SIE of m drops {plain['sie_overlap']} → {pe['sie_overlap']} and descends",
                  f"the SIE of m drops {plain['sie_overlap']} → {pe['sie_overlap']}, but its leading form rises "
                  "in every direction")
@@ -586,7 +586,7 @@ def claim_rows(config, numbers) -> list[dict]:
     if _landscape_of(numbers, PAPER_EXAMPLE):
         entries = _landscape_of(numbers, PAPER_EXAMPLE)
         example = [{
-            "claim": "C3 positional encoding, the paper's Σ He₄ example",
+            "claim": "C3 positional encoding, the paper's example",
             "paper": "the opposite encoding lowers the SIE of Σ He₄ from 4 to 2 and so shortens the escape",
             "measured": (f"{PAPER_EXAMPLE} (L=2 attention, trace): " + "; ".join(
                 f"{'no PE' if pe == 'none' else 'PE'}: SIE of m {e['sie_overlap']}, joint SIE {e['sie_joint']}, "
