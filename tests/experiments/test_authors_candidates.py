@@ -1,4 +1,4 @@
-"""C4 protocol candidates by SGD (src/ssi/experiments/authors_candidates.py): config checks, the
+"""C4 protocol candidates by SGD (src/ssi/experiments/authors/candidates.py): config checks, the
 summary on hand-made curves whose crossing times are known, and one tiny SGD family end to end."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import yaml
 from snakemake.utils import validate
 
 from ssi.experiments import authors as au
-from ssi.experiments import authors_candidates as ac
+from ssi.experiments.authors import candidates as ac
 from ssi.io import load_result, save_result
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,7 +116,7 @@ def test_sgd_family_runs_at_the_protocols_best_rate(tmp_path):
 
 
 def test_candidates_verdict_follows_the_intervals():
-    from ssi.experiments.authors_verdicts import candidates_verdict
+    from ssi.experiments.authors.verdicts import candidates_verdict
 
     def gain(e, lo, hi):
         return {"exponent_sgd": e, "low": lo, "high": hi, "exponent_ode": e, "two_in_interval": lo <= 2 <= hi}

@@ -1,4 +1,4 @@
-"""The crossing rule of the authors' experiments (ssi.experiments.authors_crossings): a crossing
+"""The crossing rule of the authors' experiments (ssi.experiments.authors.crossings): a crossing
 from a start already near the level is flagged, not counted, and left out of the gain fit; and
 the many-seed rerun of a one-seed experiment holds their run as its first replicates."""
 from __future__ import annotations
@@ -10,7 +10,11 @@ import numpy as np
 import pytest
 import yaml
 
-from ssi.experiments import authors, authors_jobs, authors_crossings as ac
+from ssi.experiments import authors
+from ssi.experiments import common
+from ssi.experiments.authors import spec as authors_spec
+from ssi.experiments.authors import jobs as authors_jobs
+from ssi.experiments.authors import crossings as ac
 
 ROOT = Path(__file__).resolve().parents[2]
 D = 1000
@@ -75,9 +79,9 @@ def test_flag_fires_on_the_authors_tied_random_start_that_crossed_at_step_86():
     spec = config["authors"]["experiments"][name]
     prob = authors.problem(spec, "tied_network", 10)
     key = seed_key(config["seed"], authors.EXPERIMENT, name, "tied_network", "10")
-    run = simulate(prob, D, authors.their_lr(spec, 10), 200, authors.replicates(spec), seed=key,
+    run = simulate(prob, D, authors.their_lr(spec, 10), 200, authors_spec.replicates(spec), seed=key,
                    engine=config["engine"], points_per_decade=10, init="random")
-    curves = authors.overlap_curves(run)
+    curves = common.overlap_curves(run)
     assert curves.shape[0] == spec["decide_seeds"] == 32
     assert curves[0, 0] * math.sqrt(D) == pytest.approx(1.95, abs=0.01)
     assert ac.start_flagged(curves[:1], LEVEL)
@@ -96,8 +100,8 @@ def test_their_run_is_the_first_replicates_of_the_many_seed_run():
         for student in spec["students"]:
             prob = authors.problem(spec, student, 5)
             kw = dict(seed=(1, 2, 3), engine="reduced", points_per_decade=10, **authors_jobs.sim_kwargs(spec))
-            one = authors.overlap_curves(simulate(prob, 200, 0.015, 300, 1, **kw))
-            three = authors.overlap_curves(simulate(prob, 200, 0.015, 300, 3, **kw))
+            one = common.overlap_curves(simulate(prob, 200, 0.015, 300, 1, **kw))
+            three = common.overlap_curves(simulate(prob, 200, 0.015, 300, 3, **kw))
             np.testing.assert_array_equal(one[0], three[0])
 
 

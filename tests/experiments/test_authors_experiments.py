@@ -14,6 +14,8 @@ import yaml
 from snakemake.utils import validate
 
 from ssi.experiments import authors as au
+from ssi.experiments.authors import figure as au_figure
+from ssi.experiments.authors import spec as au_spec
 from ssi.experiments.figure_data import numbers_from_json
 from support.quickrun import make_workdir
 
@@ -62,13 +64,13 @@ def test_job_plan_covers_every_replicate_once_and_never_splits_a_stopped_point()
     cfg = load("authors.yaml")
     for name, spec in cfg["authors"]["experiments"].items():
         seen = {}
-        for job in au.job_plan(cfg, name):
+        for job in au_spec.job_plan(cfg, name):
             for v in job["values"]:
                 seen.setdefault((job["student"], v), []).append((job["offset"], job["count"]))
         assert set(seen) == set(au.points(spec))
         for blocks in seen.values():
             covered = sorted(i for off, n in blocks for i in range(off, off + n))
-            assert covered == list(range(au.replicates(spec)))
+            assert covered == list(range(au_spec.replicates(spec)))
             if spec["stop_level"] is not None:
                 assert len(blocks) == 1
 
@@ -94,7 +96,7 @@ def test_quick_authors_workflow_writes_figures_numbers_manifest(tmp_path):
     snake = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", str(conf), "--quiet"]
     subprocess.run(snake, check=True, env=env, cwd=workdir)
     fig = tmp_path / "fig"
-    names = au.figure_names(cfg)
+    names = au_figure.figure_names(cfg)
     for n in names:
         assert (fig / f"{n}.png").stat().st_size > 0
     assert (fig / "numbers" / "authors.json").is_file()
@@ -116,7 +118,7 @@ def test_quick_authors_workflow_writes_figures_numbers_manifest(tmp_path):
     found = {}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plotting, "save_figure", lambda f, path: found.setdefault(Path(path).stem, problems(f)))
-        au.plot(cfg, [str(tmp_path / f"{n}.png") for n in names],
+        au_figure.plot(cfg, [str(tmp_path / f"{n}.png") for n in names],
                 numbers=numbers_from_json(fig / "numbers" / "authors.json"),
                 verdicts=rows_for(fig / "VERDICTS.json", "authors"))
     assert sorted(found) == sorted(names)

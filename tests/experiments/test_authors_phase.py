@@ -17,7 +17,10 @@ import numpy as np
 import pytest
 
 from ssi import phase
-from ssi.experiments import authors_phase as ap
+from ssi.experiments.authors_phase import jobs as ap_jobs
+from ssi.experiments.authors_phase import refine as ap_refine
+from ssi.experiments.authors_phase import basis as ap_basis
+from ssi.experiments.authors_phase import rule as ap_rule
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +32,7 @@ def land():
 def rule_bases(land):
     out = {}
     for fast in (True, False):
-        rule = ap.AuthorsRule(60, fast)
+        rule = ap_rule.AuthorsRule(60, fast)
         out[fast] = (rule, rule.bases("spline", land))
     return out
 
@@ -59,27 +62,27 @@ def _their_quadrature(e, m, omega, a, n):
                                             (-0.4, -0.7, 0.95, 0.5)])
 def test_gh_basis_is_their_quadrature(e, m, omega, a):
     n = 7
-    basis = ap.gh_basis(np.array([e]), np.array([m]), n)[:, 0]
+    basis = ap_basis.gh_basis(np.array([e]), np.array([m]), n)[:, 0]
     N0, M0 = phase.student_moments(np.array([0.0]), n)          # the teacher-only terms: 2-D rule
     A = phase.pattern(a)
     const = (0.5 * (1 - omega) ** 2 * N0[0] + 0.5 * omega ** 2 * np.sum(A * A)
              + omega * (1 - omega) * np.sum(M0[0] * A))
-    value = const + float(ap.coefficient_rows(np.array([a]), np.array([omega]))[0] @ basis)
+    value = const + float(ap_basis.coefficient_rows(np.array([a]), np.array([omega]))[0] @ basis)
     assert value == pytest.approx(_their_quadrature(e, m, omega, a, n), abs=1e-12)
 
 
 def test_gh_basis_converges_to_the_landscape(land):
     e, m = np.array([0.2, 0.7, 0.1]), np.array([0.6, 0.3, 0.95])
-    direct = ap.direct_basis(e, m, 25, 81)
-    assert np.max(np.abs(ap.gh_basis(e, m, 33) - direct)) < 1e-4
-    assert np.max(np.abs(ap.spline_basis(land, e, m) - direct)) < 1e-5
+    direct = ap_refine.direct_basis(e, m, 25, 81)
+    assert np.max(np.abs(ap_basis.gh_basis(e, m, 33) - direct)) < 1e-4
+    assert np.max(np.abs(ap_basis.spline_basis(land, e, m) - direct)) < 1e-5
 
 
 def test_symmetric_basis_equals_direct_evaluation(land):
     axis = np.linspace(-0.9, 0.9, 7)
     E, M = np.meshgrid(axis, axis)
-    fn = lambda e, m: ap.spline_basis(land, e, m)  # noqa: E731
-    assert np.allclose(ap.symmetric_basis(fn, E, M), fn(E, M), atol=1e-12)
+    fn = lambda e, m: ap_basis.spline_basis(land, e, m)  # noqa: E731
+    assert np.allclose(ap_basis.symmetric_basis(fn, E, M), fn(E, M), atol=1e-12)
 
 
 @pytest.mark.parametrize("fast", [True, False])
@@ -99,7 +102,7 @@ def test_their_hessian_matches_ours(land, rule_bases):
     rule, bases = rule_bases[True]
     a, omega = np.array([0.5, 0.9, 1.0]), np.array([0.3, 0.7, 0.9])
     for k in range(a.size):
-        _, H = rule.dynamics(ap.coefficient_rows(a[k:k + 1], omega[k:k + 1]), bases)
+        _, H = rule.dynamics(ap_basis.coefficient_rows(a[k:k + 1], omega[k:k + 1]), bases)
         ours = land.hessian(a[k], omega[k])
         assert H[0, 0, 0] == pytest.approx(ours[0, 0], abs=2e-3)
         assert H[0, 1, 1] == pytest.approx(ours[1, 1], abs=2e-3)
@@ -108,7 +111,7 @@ def test_their_hessian_matches_ours(land, rule_bases):
 
 
 def test_their_grid_minima_on_a_synthetic_function():
-    rule = ap.AuthorsRule(80, False)
+    rule = ap_rule.AuthorsRule(80, False)
     f = (rule.grid_e ** 2 - 0.09) ** 2 + (rule.grid_m ** 2 - 0.16) ** 2
     values = np.where(rule.inside, f, np.inf)[None]
     mask = rule.grid_minima(values)[0]
@@ -136,7 +139,7 @@ def _padded_grid_minima(rule, values):
 def test_grid_minima_equal_their_padded_comparison(res):
     """The minima without padding give their mask exactly: ties, +inf off the disk, a first
     quadrant without a finite value, NaN and −inf values."""
-    rule = ap.AuthorsRule(res, False)
+    rule = ap_rule.AuthorsRule(res, False)
     values = np.round(np.random.default_rng(res).standard_normal((19, res, res)), 1)
     values[:, ~rule.inside] = np.inf
     values[3][rule.quadrant] = np.inf
@@ -152,16 +155,16 @@ def test_confusion_counts_every_cell(land, rule_bases):
     a, omega = np.linspace(0.7, 1.0, 5), np.linspace(0.5, 1.0, 6)
     theirs = rule.classify(a, omega, bases)["region"]
     ours = phase.phase_diagram(land, phase.polar_grid(land, 60, 60), a, omega).region
-    table = ap.confusion(theirs, ours)
+    table = ap_rule.confusion(theirs, ours)
     assert table.sum() == a.size * omega.size
     assert np.trace(table) == int(np.sum(theirs == ours))
     assert np.array_equal(table.sum(axis=1), np.bincount(theirs.ravel(), minlength=8))
 
 
 def test_refinement_is_consistent(land):
-    ref = ap.reference_derivatives(25, 81, 0.01)
+    ref = ap_refine.reference_derivatives(25, 81, 0.01)
     a, omega = np.array([1.0, 1.0, 0.9]), np.array([0.0, 0.95, 0.3])
-    fine = ap.refine_cells(land, a, omega, ref, (80, 80), 25, 81, direct_check=np.ones(3, bool))
+    fine = ap_refine.refine_cells(land, a, omega, ref, (80, 80), 25, 81, direct_check=np.ones(3, bool))
     ours = phase.phase_diagram(land, phase.polar_grid(land, 80, 80), a[:1], omega)
     assert np.array_equal(fine["region"], np.array([ours.region[k, 0] for k in range(3)]))
     assert fine["corner_consistent"].all() and fine["global_confirmed"].all()
@@ -175,16 +178,16 @@ def test_refinement_is_consistent(land):
 
 def test_bad_input():
     with pytest.raises(ValueError, match="resolution"):
-        ap.AuthorsRule(2, True)
+        ap_rule.AuthorsRule(2, True)
     with pytest.raises(ValueError, match="source"):
-        ap.AuthorsRule(10, True).bases("exact")
+        ap_rule.AuthorsRule(10, True).bases("exact")
     with pytest.raises(ValueError, match="n_points"):
-        ap.gh_basis(0.1, 0.1, 0)
+        ap_basis.gh_basis(0.1, 0.1, 0)
     with pytest.raises(ValueError, match="authors_phase"):
-        ap.stems({"results_dir": "r"})
+        ap_jobs.stems({"results_dir": "r"})
     cfg = {"results_dir": "r", "authors_phase": {"diagrams": {"x": {"resolution": 10, "points": 5, "fast": "yes"}}}}
     with pytest.raises(ValueError, match="diagrams.x"):
-        ap.stems(cfg)
+        ap_jobs.stems(cfg)
 
 
 def test_page_tables_quote_the_committed_numbers():
@@ -194,7 +197,7 @@ def test_page_tables_quote_the_committed_numbers():
     import json
     from pathlib import Path
 
-    from ssi.experiments import authors_phase_tables as tables
+    from ssi.experiments.authors_phase import tables as tables
 
     numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/authors_phase.json").read_text())
     rows = tables.quadrature_table(numbers).splitlines()[2:]

@@ -1,4 +1,4 @@
-"""The authors' tables in words (ssi.experiments.authors_summary): what is counted, and where the
+"""The authors' tables in words (ssi.experiments.authors.summary): what is counted, and where the
 per-run tables are.
 
 * the files whose role in config/authors.yaml is "earlier version" (superseded by a later file of
@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from ssi.docgen.sources import none_to_nan
-from ssi.experiments import authors_summary as summary
+from ssi.experiments.authors import summary as summary
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a column of every per-point table (one row per network and L or ω)

@@ -1,4 +1,4 @@
-"""The verdict rules of ssi.experiments.authors_verdicts, on small hand-made numbers, and the
+"""The verdict rules of ssi.experiments.authors.verdicts, on small hand-made numbers, and the
 README's table of the authors' experiments against the committed numbers."""
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ssi.experiments import authors, authors_verdicts as av
+from ssi.experiments import authors
+from ssi.experiments.authors import verdicts as av
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,7 +95,7 @@ def test_every_authors_file_has_a_verdict_and_a_readme_row():
     """Each experiment of config/authors.yaml gets a verdict from the committed numbers, and the
     README's generated block lists every experiment file once, with the same verdicts (in the claims
     table's words, as the verdict file holds them); the exploratory files are named below the table."""
-    from ssi.experiments import authors_summary
+    from ssi.experiments.authors import summary as authors_summary
     from ssi.verdicts import VERDICTS, load
 
     words = authors_summary.verdict_words(load(ROOT / "figures/authors/VERDICTS.json"))

@@ -114,12 +114,12 @@ def test_summarise_tiny_runs_and_explicit_engine_agrees(tmp_path):
 
 
 def test_page_tables_quote_every_row_of_the_committed_numbers():
-    """docs/results/escape_vs_d.md's tables (ssi.experiments.escape_vs_d_tables) list every fit,
+    """docs/results/escape_vs_d.md's tables (ssi.experiments.escape_vs_d.tables) list every fit,
     every point and every explicit-engine comparison of the numbers file."""
     import json
     from pathlib import Path
 
-    from ssi.experiments import escape_vs_d_tables as tables
+    from ssi.experiments.escape_vs_d import tables as tables
 
     numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/escape_vs_d.json").read_text())
     rows = {name: [line for line in tables.TABLES[name](numbers).splitlines()[2:] if line.startswith("|")]
@@ -133,7 +133,7 @@ def test_law_slope_of_d_log_squared_d():
     """The local slope of d log² d over a decade: 1 + 2 log(log d₂/log d₁)/log(d₂/d₁)."""
     import math
 
-    from ssi.experiments.escape_vs_d_tables import law_slope
+    from ssi.experiments.escape_vs_d.tables import law_slope
 
     assert law_slope("d^3", 10, 100) == 3
     assert law_slope("d log² d", 100, 1000) == pytest.approx(1 + 2 * math.log(1.5) / math.log(10))

@@ -1,5 +1,5 @@
 """One value per ODE prediction across the committed numbers files
-(src/ssi/experiments/tied_untied_theory_predictions.py): a prediction keyed by problem, d, level,
+(src/ssi/experiments/tied_untied_theory/predictions.py): a prediction keyed by problem, d, level,
 start and whose best η is made once and quoted, never recomputed, by every other file."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ssi.experiments import authors_candidates as ac
+from ssi.experiments.authors import candidates as ac
 from ssi.experiments import tied_untied_theory as tut
-from ssi.experiments import tied_untied_theory_predictions as tp
+from ssi.experiments.tied_untied_theory import predictions as tp
 from ssi.sgd.common import initial_overlap
 
 ROOT = Path(__file__).resolve().parents[2]

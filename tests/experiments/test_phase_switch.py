@@ -9,7 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from ssi.experiments import authors_numbers, semantic_positional
+from ssi.experiments.semantic_positional import numbers as semantic_positional_numbers
+from ssi.experiments import phase_switch
+from ssi.experiments.authors import numbers as authors_numbers
 from ssi.experiments.phase_switch import switch_omega
 
 NAN = np.nan
@@ -57,6 +59,6 @@ def test_nan_at_the_end():
 
 def test_both_callers_use_it():
     assert authors_numbers.switch_omega is switch_omega
-    assert semantic_positional.switch_omega is switch_omega
+    assert phase_switch.switch_omega is switch_omega
     # semantic_positional drops undecided ω first (its committed ODE switch at d = 1000 bridges them)
-    assert semantic_positional.switch_over_decided(OMEGAS, [0.0, NAN, 1.0, 1.0]) == pytest.approx(0.2)
+    assert semantic_positional_numbers.switch_over_decided(OMEGAS, [0.0, NAN, 1.0, 1.0]) == pytest.approx(0.2)

@@ -121,12 +121,12 @@ def test_summarise_on_tiny_runs(tmp_path):
 
 
 def test_page_tables_quote_every_row_of_the_committed_numbers():
-    """docs/results/positional.md's tables (ssi.experiments.positional_tables) list every
+    """docs/results/positional.md's tables (ssi.experiments.positional.tables) list every
     landscape, fit and escape row of the numbers file, and the PE speed-up over the common d."""
     import json
     from pathlib import Path
 
-    from ssi.experiments import positional_tables as tables
+    from ssi.experiments.positional import tables as tables
 
     numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/positional.json").read_text())
     for name, key in (("landscape", "landscape"), ("fits", "fits"), ("escapes", "rows")):

@@ -21,6 +21,9 @@ import yaml
 
 from ssi import Problem, integrate_ode, phase, simulate
 from ssi.experiments import semantic_positional as sp
+from ssi.experiments.semantic_positional import jobs as sp_jobs
+from ssi.experiments.semantic_positional import numbers as sp_numbers
+from ssi.experiments import phase_switch
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,15 +38,15 @@ def mixture(omega, a=1.0):
 
 
 def test_switch_omega_and_classify():
-    assert sp.switch_omega([0.1, 0.2, 0.3], [0.0, 0.25, 0.75]) == pytest.approx(0.25)
-    assert sp.switch_omega([0.1, 0.2], [0.6, 1.0]) == pytest.approx(0.1)
-    assert math.isnan(sp.switch_omega([0.1, 0.2], [0.0, 0.4]))
-    assert math.isnan(sp.switch_omega([0.1, 0.2, 0.3], [np.nan, 0.0, np.nan]))
+    assert phase_switch.switch_omega([0.1, 0.2, 0.3], [0.0, 0.25, 0.75]) == pytest.approx(0.25)
+    assert phase_switch.switch_omega([0.1, 0.2], [0.6, 1.0]) == pytest.approx(0.1)
+    assert math.isnan(phase_switch.switch_omega([0.1, 0.2], [0.0, 0.4]))
+    assert math.isnan(phase_switch.switch_omega([0.1, 0.2, 0.3], [np.nan, 0.0, np.nan]))
     # the shared rule does not cross an undecided ω; this result drops undecided ω first
-    assert math.isnan(sp.switch_omega([0.1, 0.2, 0.3], [0.0, np.nan, 1.0]))
-    assert sp.switch_over_decided([0.1, 0.2, 0.3], [0.0, np.nan, 1.0]) == pytest.approx(0.2)
-    assert sp.classify([0.9, -0.1, 0.01], [0.1, -0.9, 0.02], 0.5).tolist() == [0, 1, -1]
-    share = sp.positional_share(np.array([[1, 0, -1, 1], [-1, -1, -1, 1]]))
+    assert math.isnan(phase_switch.switch_omega([0.1, 0.2, 0.3], [0.0, np.nan, 1.0]))
+    assert sp_numbers.switch_over_decided([0.1, 0.2, 0.3], [0.0, np.nan, 1.0]) == pytest.approx(0.2)
+    assert sp_numbers.classify([0.9, -0.1, 0.01], [0.1, -0.9, 0.02], 0.5).tolist() == [0, 1, -1]
+    share = sp_numbers.positional_share(np.array([[1, 0, -1, 1], [-1, -1, -1, 1]]))
     assert share[0] == pytest.approx(2 / 3) and math.isnan(share[1])
 
 
@@ -64,9 +67,9 @@ def test_sgd_ends_where_the_landscape_says(land, omega, positional):
 @pytest.mark.parametrize("omega", [0.3, 0.8])
 def test_ode_endpoint_follows_the_package_ode(land, omega):
     p = mixture(omega)
-    nu = sp.noise_table(p, 6, 11)
+    nu = sp_jobs.noise_table(p, 6, 11)
     d, t_end = 100, 600.0
-    t, e, m = sp.ode_endpoint(land, nu, 1.0, omega, 0.05, d, t_end)
+    t, e, m = sp_jobs.ode_endpoint(land, nu, 1.0, omega, 0.05, d, t_end)
     ref = integrate_ode(p, 0.05, d ** -0.5, d ** -0.5, t_end, t_eval=np.array([150.0, 300.0, t_end]))
     for k, tk in enumerate(ref.t):
         assert np.interp(tk, t, m) == pytest.approx(ref.m[k], abs=0.02)
@@ -78,16 +81,16 @@ def test_summarise_on_quick_runs(tmp_path):
     config = copy.deepcopy(config)
     config["results_dir"] = str(tmp_path / "results")
     config["figures_dir"] = str(tmp_path / "figures")
-    sp.landscape_point(config, sp.stems(config, "landscape")["landscape"])
-    for name, stem in sp.stems(config, "diagram").items():
-        sp.diagram_point(config, name, stem)
-    for (name, block), stem in sp.stems(config, "sgd").items():
-        sp.sgd_point(config, name, block, stem)
-    for group, stem in sp.stems(config, "long").items():
-        sp.long_point(config, group, stem)
-    sp.ode_point(config, sp.stems(config, "ode")["ode"])
-    numbers = sp.summarise(config)
-    for name in sp.DIAGRAMS:
+    sp_jobs.landscape_point(config, sp_jobs.stems(config, "landscape")["landscape"])
+    for name, stem in sp_jobs.stems(config, "diagram").items():
+        sp_jobs.diagram_point(config, name, stem)
+    for (name, block), stem in sp_jobs.stems(config, "sgd").items():
+        sp_jobs.sgd_point(config, name, block, stem)
+    for group, stem in sp_jobs.stems(config, "long").items():
+        sp_jobs.long_point(config, group, stem)
+    sp_jobs.ode_point(config, sp_jobs.stems(config, "ode")["ode"])
+    numbers = sp_numbers.summarise(config)
+    for name in sp_jobs.DIAGRAMS:
         fractions = numbers["diagrams"][name]["fractions"]
         assert sum(fractions["regions"].values()) == pytest.approx(1.0)
     row = numbers["transition"][0]
@@ -96,19 +99,19 @@ def test_summarise_on_quick_runs(tmp_path):
     rows = sp.claim_rows(config, numbers)
     assert rows[0]["claim"].startswith("C5")
     # blocks and groups cover every ω and replicate exactly once
-    omegas, _, m, _ = sp.load_transition(config, "d100")
+    omegas, _, m, _ = sp_numbers.load_transition(config, "d100")
     assert sorted(omegas.tolist()) == sorted(config["semantic_positional"]["transition"]["omegas"])
-    steps, m, e = sp.load_long(config)
+    steps, m, e = sp_numbers.load_long(config)
     assert m.shape[0] == config["semantic_positional"]["long_run"]["replicates"]
 
 
 def test_page_tables_quote_the_committed_numbers():
-    """docs/results/semantic_positional.md's tables (ssi.experiments.semantic_positional_tables):
+    """docs/results/semantic_positional.md's tables (ssi.experiments.semantic_positional.tables):
     one row per transition run, every region of non-zero area, and the cost adds up the runs."""
     import json
     from pathlib import Path
 
-    from ssi.experiments import semantic_positional_tables as tables
+    from ssi.experiments.semantic_positional import tables as tables
 
     numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/semantic_positional.json").read_text())
     transition = tables.transition_table(numbers).splitlines()[2:]

@@ -21,6 +21,10 @@ import pytest
 from ssi import Problem, sie
 from ssi.ode import escape_time, integrate_ode
 from ssi.experiments import tied_untied as tu
+from ssi.experiments.tied_untied import figure as tu_figure
+from ssi.experiments.tied_untied import numbers as tu_numbers
+from ssi.experiments import common
+from ssi.experiments.tied_untied import jobs as tu_jobs
 from ssi.sgd import simulate
 
 
@@ -55,9 +59,9 @@ def test_token_symmetric_rejects_asymmetric_targets_and_states():
 @pytest.mark.parametrize("network", ["tied", "untied"])
 def test_escape_memo_answers_as_one_integration_per_question(network, monkeypatch):
     """The memo's steps are those of one integration per (η, level); it integrates once per η."""
-    from ssi.experiments import tied_untied_jobs as jobs
+    from ssi.experiments.tied_untied import jobs as jobs
 
-    prob = tu.problem({"target": "he2_sum", "activation": "relu"}, 2, network)
+    prob = tu_jobs.problem({"target": "he2_sum", "activation": "relu"}, 2, network)
     d, m0, t_max = 100, 0.1, 1e5
     memo = jobs.EscapeMemo(prob, d, (0.5, 0.2), m0, t_max)
     for lr in (0.05, 0.3):
@@ -72,12 +76,12 @@ def test_escape_memo_answers_as_one_integration_per_question(network, monkeypatc
 def test_best_learning_rate_is_the_same_for_both_networks():
     spec = {"target": "he2_sum", "activation": "relu"}
     d, m0 = 100, 0.1
-    lr_t, steps_t = tu.best_learning_rate(tu.problem(spec, 2, "tied"), d, 0.5, m0, (0.003, 1.0), 1e5)
-    lr_u, steps_u = tu.best_learning_rate(tu.problem(spec, 2, "untied"), d, 0.5, m0, (0.003, 1.0), 1e5)
+    lr_t, steps_t = tu_jobs.best_learning_rate(tu_jobs.problem(spec, 2, "tied"), d, 0.5, m0, (0.003, 1.0), 1e5)
+    lr_u, steps_u = tu_jobs.best_learning_rate(tu_jobs.problem(spec, 2, "untied"), d, 0.5, m0, (0.003, 1.0), 1e5)
     assert lr_u == pytest.approx(lr_t, rel=0.05)
     assert steps_u == pytest.approx(2 * steps_t, rel=1e-3)
     # the optimum is interior: η 30 % away on either side escapes later
-    p = tu.problem(spec, 2, "tied")
+    p = tu_jobs.problem(spec, 2, "tied")
     for f in (0.7, 1.3):
         assert escape_time(p, d, f * lr_t, 0.5, m0) > steps_t
 
@@ -92,15 +96,15 @@ def test_give_up_stops_a_collapse_and_keeps_an_escape():
 @pytest.mark.parametrize("target, activation, k", [("linear", "relu", 1), ("he2_sum", "relu", 2),
                                                     ("he3_sum_norm", "tanh", 3)])
 def test_case_sies(target, activation, k):
-    for net in tu.NETWORKS:
-        assert sie(tu.problem({"target": target, "activation": activation}, 4, net)) == k
+    for net in tu_jobs.NETWORKS:
+        assert sie(tu_jobs.problem({"target": target, "activation": activation}, 4, net)) == k
 
 
 @pytest.mark.parametrize("target, k_untied", [("z1_minus_z2", 1), ("he2_diff", 2)])
 def test_null_targets_are_invisible_to_the_tied_network(target, k_untied):
     spec = {"target": target}
-    assert math.isinf(sie(tu.problem(spec, 2, "tied")))
-    assert sie(tu.problem(spec, 2, "untied")) == k_untied
+    assert math.isinf(sie(tu_jobs.problem(spec, 2, "tied")))
+    assert sie(tu_jobs.problem(spec, 2, "untied")) == k_untied
 
 
 def test_sgd_gain_at_sie1_matches_the_ode():
@@ -108,16 +112,16 @@ def test_sgd_gain_at_sie1_matches_the_ode():
     d, L, eta, R = 1000, 4, 0.5, 16
     spec = {"target": "linear", "activation": "relu"}
     times = {}
-    for net in tu.NETWORKS:
-        run = simulate(tu.problem(spec, L, net), d, eta, 40 * d, R, seed=(7, L, len(net)), m0=d ** -0.5,
+    for net in tu_jobs.NETWORKS:
+        run = simulate(tu_jobs.problem(spec, L, net), d, eta, 40 * d, R, seed=(7, L, len(net)), m0=d ** -0.5,
                        threshold=0.5, stop_at_threshold=True, points_per_decade=200)
-        _, each = tu.escape_samples(run.steps.astype(float), tu.overlap_curves(run), 0.5)
+        _, each = tu_jobs.escape_samples(run.steps.astype(float), common.overlap_curves(run), 0.5)
         assert np.all(np.isfinite(each))
         times[net] = each
     ratio = times["untied"].mean() / times["tied"].mean()
     rel_se = math.sqrt(sum((t.std(ddof=1) / t.mean()) ** 2 / t.size for t in times.values()))
-    ode_ratio = (escape_time(tu.problem(spec, L, "untied"), d, eta, 0.5, token_symmetric=True, overlap="rms")
-                 / escape_time(tu.problem(spec, L, "tied"), d, eta, 0.5))
+    ode_ratio = (escape_time(tu_jobs.problem(spec, L, "untied"), d, eta, 0.5, token_symmetric=True, overlap="rms")
+                 / escape_time(tu_jobs.problem(spec, L, "tied"), d, eta, 0.5))
     assert ode_ratio == pytest.approx(L, rel=1e-5)
     assert abs(ratio / ode_ratio - 1) < 4 * rel_se + 0.02   # + the O(1/d) bias of the ODE (C2: ≤ 2 %)
 
@@ -126,9 +130,9 @@ def test_sgd_null_target_tied_stays_untied_learns():
     d, R = 1000, 8
     spec = {"target": "z1_minus_z2"}
     final = {}
-    for net in tu.NETWORKS:
-        run = simulate(tu.problem(spec, 2, net), d, 0.05, 60 * d, R, seed=(8, len(net)), m0=d ** -0.5)
-        final[net] = tu.overlap_curves(run)[:, -1]
+    for net in tu_jobs.NETWORKS:
+        run = simulate(tu_jobs.problem(spec, 2, net), d, 0.05, 60 * d, R, seed=(8, len(net)), m0=d ** -0.5)
+        final[net] = common.overlap_curves(run)[:, -1]
     assert final["tied"].mean() < 4 * d ** -0.5
     assert np.all(final["untied"] > 0.5)
 
@@ -154,15 +158,15 @@ def tiny_config(tmp_path):
 @pytest.mark.slow
 def test_pipeline_on_a_tiny_config(tmp_path):
     cfg = tiny_config(tmp_path)
-    for case, stem in tu.stems(cfg, "ode").items():
-        tu.ode_case(cfg, case, stem)
-    for (case, protocol, net), stem in tu.stems(cfg, "sgd").items():
-        tu.sgd_point(cfg, case, protocol, net, stem)
-    for name, stem in tu.stems(cfg, "null").items():
-        tu.null_point(cfg, name, stem)
-    for net, stem in tu.stems(cfg, "attention").items():
-        tu.attention_point(cfg, net, stem)
-    numbers = tu.summarise(cfg)
+    for case, stem in tu_jobs.stems(cfg, "ode").items():
+        tu_jobs.ode_case(cfg, case, stem)
+    for (case, protocol, net), stem in tu_jobs.stems(cfg, "sgd").items():
+        tu_jobs.sgd_point(cfg, case, protocol, net, stem)
+    for name, stem in tu_jobs.stems(cfg, "null").items():
+        tu_jobs.null_point(cfg, name, stem)
+    for net, stem in tu_jobs.stems(cfg, "attention").items():
+        tu_jobs.attention_point(cfg, net, stem)
+    numbers = tu_numbers.summarise(cfg)
     assert len(numbers["rows"]) == 3 * len(tu.PROTOCOLS)
     for row in numbers["rows"]:
         assert row["gain_ode_macro"] == pytest.approx(row["L"], rel=1e-4)
@@ -175,19 +179,19 @@ def test_pipeline_on_a_tiny_config(tmp_path):
     assert len(numbers["attention"]) == 2
     rows = tu.claim_rows(cfg, numbers)
     assert rows[0]["claim"].startswith("C4")
-    out = [tmp_path / "fig" / f"tied_untied_{n}.png" for n in tu.FIGURE_NAMES]
+    out = [tmp_path / "fig" / f"tied_untied_{n}.png" for n in tu_figure.FIGURE_NAMES]
     (tmp_path / "fig").mkdir()
-    tu.plot(cfg, out)
+    tu_figure.plot(cfg, out)
     assert all(p.stat().st_size > 0 for p in out)
 
 
 def test_page_tables_quote_every_row_of_the_committed_numbers():
-    """docs/results/tied_untied.md's tables (ssi.experiments.tied_untied_tables) list every
+    """docs/results/tied_untied.md's tables (ssi.experiments.tied_untied.tables) list every
     (case, protocol) fit, every escape row, every attention L and every null run of the numbers file."""
     import json
     from pathlib import Path
 
-    from ssi.experiments import tied_untied_tables as tables
+    from ssi.experiments.tied_untied import tables as tables
 
     numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/tied_untied.json").read_text())
     body = {name: [line for line in table(numbers).splitlines()[2:]] for name, table in tables.TABLES.items()}

@@ -11,6 +11,7 @@ import yaml
 
 from ssi import sie2_escape as se
 from ssi.experiments import tied_untied_theory as tut
+from ssi.experiments.tied_untied_theory import claims as tut_claims
 from ssi.ode import escape_time
 from ssi.population import expectations
 from ssi.problems import Problem
@@ -172,7 +173,7 @@ def test_untied_is_the_tied_network_slowed_by_L():
 def test_closed_form_best_lr_matches_the_full_odes_search(L):
     """η* = A/ν₀ = 2/(√π(1 + L)) (ReLU, Σh₂) against the bounded search of the C4 experiment on the
     full ODE (tolerance: its xatol of 0.02 in log η), at the 2/√d threshold."""
-    from ssi.experiments.tied_untied import best_learning_rate
+    from ssi.experiments.tied_untied.jobs import best_learning_rate
 
     d = 1000
     prob = Problem(L=L, target="he2_sum", student="tied", activation="relu")
@@ -283,7 +284,7 @@ def test_verdict_rule():
     """reproduced / differs from the natural comparisons' ODE exponents (one that is not near 2
     makes the row differ; it read "partly")."""
     def numbers(exponents):
-        return {"comparisons": [{"key": k, "exponent_ode_authors": e, "sgd": []} for k, e in zip(tut.NATURAL, exponents)]}
+        return {"comparisons": [{"key": k, "exponent_ode_authors": e, "sgd": []} for k, e in zip(tut_claims.NATURAL, exponents)]}
 
     assert tut.verdict(numbers([2.0, 1.95, 2.05])) == "reproduced"
     assert tut.verdict(numbers([1.0, 2.0, 1.5])) == "differs"
@@ -291,13 +292,13 @@ def test_verdict_rule():
     n = _numbers()
     assert n["verdict"] == tut.verdict(n) == "differs"
     assert n["answer"] == tut.settled_answer(n) and n["answer"].endswith("differs.")
-    assert len(tut.headline(n)) <= 160
+    assert len(tut_claims.headline(n)) <= 160
 
 
 def test_results_page_block_is_generated_from_the_numbers():
     """The block of docs/results/tied_untied.md between the markers is the one the committed numbers
     generate (the numbers rule writes both)."""
-    from ssi.experiments import tied_untied_theory_docs as docs
+    from ssi.experiments.tied_untied_theory import docs as docs
 
     assert docs.check(_numbers(), ROOT / docs.DOC), "regenerate: snakemake --cores all tied_untied_theory_numbers"
 

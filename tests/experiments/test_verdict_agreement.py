@@ -20,7 +20,8 @@ import pytest
 import yaml
 
 from ssi import verdicts
-from ssi.experiments import authors_summary, claims, notebook, summary
+from ssi.experiments import claims, notebook, summary
+from ssi.experiments.authors import summary as authors_summary
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER = ROOT / "figures" / "VERDICTS.json"

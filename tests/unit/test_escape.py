@@ -97,12 +97,12 @@ LEVEL_LITERALS = re.compile(
 #: literals until it reads ssi.escape; a file listed here that no longer holds any fails, so the
 #: list only shrinks
 NOT_YET_CONVERTED = {
-    "src/ssi/experiments/authors.py", "src/ssi/experiments/authors_candidates.py",
-    "src/ssi/experiments/authors_crossings.py", "src/ssi/experiments/authors_figure.py",
-    "src/ssi/experiments/authors_jobs.py", "src/ssi/experiments/authors_numbers.py",
-    "src/ssi/experiments/authors_protocols.py", "src/ssi/experiments/authors_spec.py",
-    "src/ssi/experiments/authors_summary.py", "src/ssi/experiments/authors_verdicts.py",
-    "src/ssi/experiments/claims.py", "src/ssi/experiments/tied_untied_theory_docs.py",
+    "src/ssi/experiments/authors/__init__.py", "src/ssi/experiments/authors/candidates.py",
+    "src/ssi/experiments/authors/crossings.py", "src/ssi/experiments/authors/figure.py",
+    "src/ssi/experiments/authors/jobs.py", "src/ssi/experiments/authors/numbers.py",
+    "src/ssi/experiments/authors/protocols.py", "src/ssi/experiments/authors/spec.py",
+    "src/ssi/experiments/authors/summary.py", "src/ssi/experiments/authors/verdicts.py",
+    "src/ssi/experiments/claims.py", "src/ssi/experiments/tied_untied_theory/docs.py",
     "workflow/report/authors.rst",
 }
 

@@ -23,7 +23,7 @@ def _name(path: Path) -> str:
 
 def test_every_module_with_jitted_code_is_keyed():
     """Every module of the package that defines a cached jitted function is in JITTED (and
-    imported by ssi/__init__.py), except ssi.experiments.authors_phase_basis and
+    imported by ssi/__init__.py), except ssi.experiments.authors_phase.basis and
     authors_phase_rule, which import only keyed modules (numba's own stamp of their file covers
     their edits)."""
     init = (SRC / "__init__.py").read_text()
@@ -34,8 +34,8 @@ def test_every_module_with_jitted_code_is_keyed():
             imported.add(".".join(p for p in ("ssi", m[1], m[2]) if p))
     assert set(_jit_cache.JITTED) <= imported
     defining = {_name(p) for p in SRC.rglob("*.py") if re.search(r"^\s*@(numba\.)?n?jit\b", p.read_text(), re.M)}
-    assert defining - set(_jit_cache.JITTED) == {"ssi.experiments.authors_phase_basis",
-                                                 "ssi.experiments.authors_phase_rule"}
+    assert defining - set(_jit_cache.JITTED) == {"ssi.experiments.authors_phase.basis",
+                                                 "ssi.experiments.authors_phase.rule"}
     for module in defining - set(_jit_cache.JITTED):
         keyed = {_name(p) for p in _jit_cache.source_files()} | defining
         assert source_graph.direct_imports(module) <= keyed, module

@@ -53,7 +53,7 @@ def test_audit_compute_fails_after_a_learning_rate_change(listed, tmp_path):
     that line)."""
     workdir = listed["workdir"]
     shutil.copytree(ROOT / "src", workdir / "src", ignore=shutil.ignore_patterns("__pycache__"))
-    module = workdir / "src/ssi/experiments/two_phases.py"
+    module = workdir / "src/ssi/experiments/two_phases/__init__.py"
     text = module.read_text()
     line = 'lr = learning_rate(spec["schedule"], d)\n    steps = int(round(spec["t_max"] * d))'
     assert text.count(line) == 1, "sgd_point's learning-rate line moved; update this test"

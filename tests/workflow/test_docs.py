@@ -208,7 +208,7 @@ def test_readme_claims_table_has_verdicts_and_short_cells():
 
 
 def test_readme_authors_table_has_verdicts_and_short_cells():
-    from ssi.experiments import authors_summary
+    from ssi.experiments.authors import summary as authors_summary
     from ssi.experiments.claim_text import VERDICTS
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -45,9 +45,9 @@ def _copy_workflow(tmp_path) -> Path:
 def test_the_code_of_a_job_is_its_rule_file_script_and_their_imports():
     files = provenance.job_sources("positional_numbers", ROOT)
     assert {"workflow/rules/positional.smk", "workflow/scripts/positional_numbers.py",
-            "ssi/experiments/positional.py", "ssi/experiments/audit.py", "ssi/ode.py"} <= files.keys()
+            "ssi/experiments/positional/__init__.py", "ssi/experiments/audit.py", "ssi/ode.py"} <= files.keys()
     assert "Snakefile" not in files
-    assert not {"ssi/experiments/two_phases.py", "ssi/cli.py", "workflow/rules/two_phases.smk"} & files.keys()
+    assert not {"ssi/experiments/two_phases/__init__.py", "ssi/cli.py", "workflow/rules/two_phases.smk"} & files.keys()
     # a `run:` rule: the modules its rule file imports
     assert "ssi/experiments/recompute.py" in provenance.job_sources("result_hashes", ROOT)
 

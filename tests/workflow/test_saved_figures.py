@@ -354,7 +354,7 @@ def test_png_layout_mismatch_is_caught(tmp_path):
     the PNG saved as the repository saves it is not."""
     _need_pdftotext()
     plt = _pyplot()
-    with plt.rc_context({"pdf.fonttype": 42}):
+    with plt.style.context("default"), plt.rc_context({"pdf.fonttype": 42}):   # not the style another test set
         fig = plt.figure(figsize=(3, 1.5))
         fig.text(0.4, 0.5, "middle")
         fig.savefig(tmp_path / "fig.pdf")
@@ -379,7 +379,7 @@ def test_cut_at_edge_is_caught(tmp_path):
     from matplotlib.patches import Rectangle
 
     plt = _pyplot()
-    with plt.rc_context({"pdf.fonttype": 42}):
+    with plt.style.context("default"), plt.rc_context({"pdf.fonttype": 42}):   # not the style another test set
         fig = plt.figure(figsize=(2, 1))
         fig.text(0.3, 0.5, "middle")
         fig.savefig(tmp_path / "clean.png", dpi=300)

@@ -2,7 +2,10 @@
 # experiment file, a cost forecast, numbers and one figure per experiment under figures/authors/.
 from pathlib import Path
 
-from ssi.experiments import authors, authors_candidates
+from ssi.experiments import authors
+from ssi.experiments.authors import figure as authors_figure
+from ssi.experiments.authors import spec as authors_spec
+from ssi.experiments.authors import candidates as authors_candidates
 
 R = config["results_dir"]
 F = config["figures_dir"]
@@ -12,8 +15,8 @@ FIGURE_DATA = []
 
 authors.check_config(config)
 
-AU_SGD = [f"{s}.npz" for s in authors.stems(config, "sgd").values()]
-AU_ODE = [f"{s}.npz" for s in authors.stems(config, "ode").values()]
+AU_SGD = [f"{s}.npz" for s in authors_spec.stems(config, "sgd").values()]
+AU_ODE = [f"{s}.npz" for s in authors_spec.stems(config, "ode").values()]
 #: the package code the figures are drawn with (what the plot script imports): editing it remakes them
 AU_CODE = imported_code("authors_plot.py")
 AU_FIGURES = registry.get("authors").figure_files(config)
@@ -86,7 +89,7 @@ rule authors_forecast:
 rule authors_sgd:
     params:
         spec=lambda wildcards: config["authors"]["experiments"][wildcards.exp],
-        plan=lambda wildcards: authors.job_plan(config, wildcards.exp)[int(wildcards.job)],
+        plan=lambda wildcards: authors_spec.job_plan(config, wildcards.exp)[int(wildcards.job)],
         section={k: config["authors"][k] for k in ["points_per_decade"]},
         seed=config["seed"],
         engine=config["engine"],
@@ -214,7 +217,7 @@ rule authors_plot:
     output:
         **{f"{name}_{ext}": (report(f"{F}/{name}.{ext}", caption="../report/authors.rst",
                                     category="The authors' experiments") if ext == "pdf" else f"{F}/{name}.{ext}")
-           for name in authors.figure_names(config) for ext in ("pdf", "png")},
+           for name in authors_figure.figure_names(config) for ext in ("pdf", "png")},
     log:
         f"{R}/logs/authors_plot.log",
     conda:
@@ -224,6 +227,6 @@ rule authors_plot:
 
 
 RESULTS += AU_SGD + AU_ODE + AU_PROTOCOLS + AU_CANDIDATES
-RENDERERS["authors"] = lambda out_dir: authors.plot(
+RENDERERS["authors"] = lambda out_dir: authors_figure.plot(
     config, [f"{out_dir}/{Path(p).name}" for p in AU_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "authors")
 )

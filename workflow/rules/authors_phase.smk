@@ -2,9 +2,10 @@
 # landscape and compared region by region with ours (claim C5; docs/results/authors-phase.md).
 # Reads config["authors_phase"]; needs the semantic_positional landscape (semantic_positional.smk).
 from ssi.experiments import authors_phase as ap
+from ssi.experiments.authors_phase import jobs as ap_jobs
 
 #: result files: the reference derivatives and one comparison per configured diagram
-AP_RESULTS = [f"{s}.npz" for s in ap.stems(config).values()]
+AP_RESULTS = [f"{s}.npz" for s in ap_jobs.stems(config).values()]
 #: the package code the figures are drawn with (what the plot script imports): editing it remakes them
 AP_CODE = imported_code("authors_phase_plot.py")
 AP_FIGURES = registry.get("authors_phase").figure_files(config)

@@ -126,6 +126,7 @@ check_semantic_positional(config)
 def check_tied_untied(cfg):
     """C4: the section exists, every problem builds, d fits, the ODE search bounds are ordered."""
     from ssi.experiments import tied_untied as tu
+    from ssi.experiments.tied_untied import jobs as tu_jobs
 
     if "tied_untied" not in cfg:
         raise ValueError("config: the section 'tied_untied' (claim C4) is missing")
@@ -136,20 +137,20 @@ def check_tied_untied(cfg):
         if not lo < hi:
             raise ValueError(f"config {where}.lr_search: {spec['lr_search']} must be [low, high] with low < high")
         for L in list(spec["Ls"]) + list(spec.get("ode_Ls", [])):
-            for net in tu.NETWORKS:
-                p = tu.problem(spec, L, net)
+            for net in tu_jobs.NETWORKS:
+                p = tu_jobs.problem(spec, L, net)
                 if spec["d"] < p.min_dimension():
                     raise ValueError(f"config {where}.d: d={spec['d']} is too small; L={L} needs d ≥ {p.min_dimension()}")
     for name, spec in section["null_targets"]["runs"].items():
-        for net in tu.NETWORKS:
-            p = tu.problem(spec, spec["L"], net)
+        for net in tu_jobs.NETWORKS:
+            p = tu_jobs.problem(spec, spec["L"], net)
             if spec["d"] < p.min_dimension():
                 raise ValueError(f"config tied_untied.null.runs.{name}.d: d={spec['d']} is too small")
     spec = section["attention"]
     for L in spec["Ls"]:
         for net in ("attention", "untied"):
             try:
-                tu.attention_problem(spec, L, net)
+                tu_jobs.attention_problem(spec, L, net)
             except ValueError as err:
                 raise ValueError(f"config tied_untied.attention (L={L}, {net}): {err}") from None
 

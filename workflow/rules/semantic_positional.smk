@@ -1,9 +1,11 @@
 # Claim C5: semantic vs positional learning — phase diagram, SGD transition, long run.
 from ssi.experiments import semantic_positional as sp
+from ssi.experiments.semantic_positional import figure as sp_figure
+from ssi.experiments.semantic_positional import jobs as sp_jobs
 
 #: result files: landscape integrals, the two diagrams, SGD blocks, ODE, long-run groups
 SP_RESULTS = [f"{s}.npz" for kind in ("landscape", "diagram", "sgd", "ode", "long")
-              for s in sp.stems(config, kind).values()]
+              for s in sp_jobs.stems(config, kind).values()]
 #: the package code the figures are drawn with (what the plot script imports): editing it remakes them
 SP_CODE = imported_code("semantic_positional_plot.py")
 #: the three figures, pdf and png
@@ -171,6 +173,6 @@ rule semantic_positional_plot:
 RESULTS += SP_RESULTS
 #: what its figure data are drawn from (workflow/rules/notebooks.smk)
 FIGURE_INPUTS["semantic_positional"] = (SP_RESULTS, SP_CODE)
-RENDERERS["semantic_positional"] = lambda out_dir: sp.plot(
+RENDERERS["semantic_positional"] = lambda out_dir: sp_figure.plot(
     config, [f"{out_dir}/{Path(p).name}" for p in SP_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "semantic_positional")
 )

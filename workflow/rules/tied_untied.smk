@@ -1,8 +1,10 @@
 # Claim C4: tied vs untied networks — gain T_untied/T_tied against L, null targets, attention.
 from ssi.experiments import tied_untied
+from ssi.experiments.tied_untied import figure as tied_untied_figure
+from ssi.experiments.tied_untied import jobs as tied_untied_jobs
 
 #: result files: ODE per case, SGD per (case, protocol, network), null runs, attention part
-TU_RESULTS = [f"{s}.npz" for kind in ("ode", "sgd", "null", "attention") for s in tied_untied.stems(config, kind).values()]
+TU_RESULTS = [f"{s}.npz" for kind in ("ode", "sgd", "null", "attention") for s in tied_untied_jobs.stems(config, kind).values()]
 #: the package code the figures are drawn with (what the plot script imports): editing it remakes them
 TU_CODE = imported_code("tied_untied_plot.py")
 #: the four figures (escape vs L, gain vs L, null cases, attention), pdf and png
@@ -130,7 +132,7 @@ rule tied_untied_plot:
     output:
         **{f"{name}_{ext}": (report(f"{F}/tied_untied_{name}.{ext}", caption=f"../report/tied_untied_{name}.rst",
                                     category="C4 tied vs untied") if ext == "png" else f"{F}/tied_untied_{name}.{ext}")
-           for name in tied_untied.FIGURE_NAMES for ext in ("pdf", "png")},
+           for name in tied_untied_figure.FIGURE_NAMES for ext in ("pdf", "png")},
     log:
         f"{R}/logs/tied_untied_plot.log",
     conda:
@@ -142,6 +144,6 @@ rule tied_untied_plot:
 RESULTS += TU_RESULTS
 #: what its figure data are drawn from (workflow/rules/notebooks.smk)
 FIGURE_INPUTS["tied_untied"] = (TU_RESULTS, TU_CODE)
-RENDERERS["tied_untied"] = lambda out_dir: tied_untied.plot(
+RENDERERS["tied_untied"] = lambda out_dir: tied_untied_figure.plot(
     config, [f"{out_dir}/{Path(p).name}" for p in TU_FIGURES], verdicts=rows_for(f"{F}/VERDICTS.json", "tied_untied")
 )

@@ -1,6 +1,7 @@
 # Claim C4 settled from the ODE near m = 0: the gain's L-exponent at SIE 2 per learning-rate
 # protocol, closed form beside the reduced ODE (L = 1..10³) and the SGD measurements.
-from ssi.experiments import tied_untied_theory, tied_untied_theory_figure
+from ssi.experiments import tied_untied_theory
+from ssi.experiments.tied_untied_theory import figure as tied_untied_theory_figure
 
 tied_untied_theory.check_config(config)
 

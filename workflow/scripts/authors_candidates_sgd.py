@@ -9,7 +9,7 @@ from ssi.job_process import start_job
 
 start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
 
-from ssi.experiments import authors_candidates
+from ssi.experiments.authors import candidates as authors_candidates
 from ssi.experiments.job_config import section_config
 
 authors_candidates.sgd_family(section_config("authors", snakemake.params.items()),  # noqa: F821

@@ -1,7 +1,7 @@
 # %% [markdown]
 # # The pages that quote the authors' numbers: docs/results/authors.md and authors_runs.md
 # The same text as `python -m ssi.docgen` writes (ssi.docgen.pages; presentation in
-# ssi.experiments.authors_summary), from the committed numbers.
+# ssi.experiments.authors.summary), from the committed numbers.
 
 # %%
 from ssi.job_process import start_job

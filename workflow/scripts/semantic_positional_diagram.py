@@ -6,9 +6,9 @@ from ssi.job_process import start_job
 
 start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
 
-from ssi.experiments import semantic_positional as sp
+from ssi.experiments.semantic_positional import jobs as sp_jobs
 from ssi.experiments.job_config import section_config
 
-sp.diagram_point(section_config("semantic_positional", {}, diagram=snakemake.params.section),  # noqa: F821
+sp_jobs.diagram_point(section_config("semantic_positional", {}, diagram=snakemake.params.section),  # noqa: F821
                  snakemake.wildcards.diagram, snakemake.output[0].removesuffix(".npz"), snakemake.log[0],  # noqa: F821
                  landscape=snakemake.input[0].removesuffix(".npz"))  # noqa: F821

@@ -6,8 +6,8 @@ from ssi.job_process import start_job
 
 start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
 
-from ssi.experiments import semantic_positional as sp
+from ssi.experiments.semantic_positional import numbers as sp_numbers
 from ssi.experiments.audit import write_numbers
 
 # the key numbers plus a "provenance" record (package versions, code and config hashes)
-write_numbers(snakemake.output[0], sp.summarise(snakemake.params.view), snakemake.params.view, "semantic_positional")  # noqa: F821
+write_numbers(snakemake.output[0], sp_numbers.summarise(snakemake.params.view), snakemake.params.view, "semantic_positional")  # noqa: F821

@@ -6,11 +6,11 @@ from ssi.job_process import start_job
 
 start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
 
-from ssi.experiments import tied_untied
+from ssi.experiments.tied_untied import jobs as tied_untied_jobs
 from ssi.experiments.job_config import section_config
 
 stem = snakemake.output[0].removesuffix(".npz")  # noqa: F821
 run, p = snakemake.wildcards.run, snakemake.params  # noqa: F821
 config = section_config("tied_untied", {"seed": p.seed, "engine": p.engine, "section": p.section},
                         null_targets={"runs": {run: p.run}})
-tied_untied.null_point(config, run, stem, snakemake.log[0])  # noqa: F821
+tied_untied_jobs.null_point(config, run, stem, snakemake.log[0])  # noqa: F821

@@ -6,7 +6,8 @@ from ssi.job_process import start_job
 
 start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
 
-from ssi.experiments import tied_untied_theory, tied_untied_theory_docs
+from ssi.experiments import tied_untied_theory
+from ssi.experiments.tied_untied_theory import docs as tied_untied_theory_docs
 from ssi.experiments.audit import write_numbers
 
 config = snakemake.params.view  # noqa: F821

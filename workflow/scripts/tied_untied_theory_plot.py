@@ -6,7 +6,7 @@ from ssi.job_process import start_job
 
 start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
 
-from ssi.experiments import tied_untied_theory_figure
+from ssi.experiments.tied_untied_theory import figure as tied_untied_theory_figure
 from ssi.experiments.figure_data import numbers_from_json
 from ssi.verdicts import rows_for
 

@@ -9,5 +9,5 @@ A page marks a generated span as ``<!-- gen:NAME ARG … -->text<!-- /gen -->`` 
 several lines); :mod:`ssi.docgen.fragments` holds the function behind each NAME. The claims
 table and the authors' table have markers of their own; the claims pages, docs/results/authors.md
 and docs/results/authors_runs.md are written whole (:mod:`ssi.experiments.claims`,
-:mod:`ssi.experiments.authors_summary`).
+:mod:`ssi.experiments.authors.summary`).
 """

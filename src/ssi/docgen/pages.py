@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..experiments import authors_summary, preflight
+from ..experiments import preflight
+from ..experiments.authors import summary as authors_summary
 from ..experiments.claims import END, START, claims_page, page_title, readme_table, replace_between
 from . import fragments, markers, sources, timings
 

@@ -2,8 +2,8 @@
 
 The positional share is known on a grid of ω; an entry is nan where the direction is not decided
 there (semantic_positional: fewer than half of the runs escaped, or the ODE has not left (0, 0);
-the authors' files: no run escaped). Used by :mod:`ssi.experiments.semantic_positional_numbers` (SGD,
-ODE and phase-diagram switches) and :mod:`ssi.experiments.authors_numbers` (the authors' C5 files).
+the authors' files: no run escaped). Used by :mod:`ssi.experiments.semantic_positional.numbers` (SGD,
+ODE and phase-diagram switches) and :mod:`ssi.experiments.authors.numbers` (the authors' C5 files).
 
 **The rule.** Scan the grid in increasing order for the first *defined* share ≥ ½:
 

@@ -8,7 +8,7 @@ verdict file is made of, the plotting function, and the generated tables of its 
 
 The Snakefile includes the rule files of :func:`results` in this order; the verdict file, the figure
 data, the notebooks rule, the audit and the pages' tables read the same entries. Adding a result is
-one entry here plus its rule file, modules, notebook and page.
+one entry here plus its package (``ssi/experiments/<name>/``), rule file, notebook and page.
 
 Modules are imported only when one of their functions is asked for: importing this registry is cheap.
 """
@@ -94,24 +94,24 @@ RESULTS = (
     Result("two_phases", "paper", ("C2", "C6"), ("two_phases",), "two_phases:FIGURES",
            "two_phases:summarise", "two_phases:claim_rows", "two_phases:plot"),
     Result("positional", "paper", ("C3",), ("positional",), "positional:FIGURES",
-           "positional:summarise", "positional:claim_rows", "positional:plot", tables="positional_tables"),
+           "positional:summarise", "positional:claim_rows", "positional:plot", tables="positional.tables"),
     Result("escape_vs_d", "paper", ("C1",), ("escape_vs_d",), "escape_vs_d:FIGURES",
-           "escape_vs_d:summarise", "escape_vs_d:claim_rows", "escape_vs_d:plot", tables="escape_vs_d_tables"),
-    Result("tied_untied", "paper", ("C4",), ("tied_untied",), "tied_untied_figure:FIGURES",
-           "tied_untied_numbers:summarise", "tied_untied:claim_rows", "tied_untied_figure:plot",
-           tables="tied_untied_tables", figure_data_reduction="tied_untied_figure:figure_data_reduction"),
+           "escape_vs_d:summarise", "escape_vs_d:claim_rows", "escape_vs_d:plot", tables="escape_vs_d.tables"),
+    Result("tied_untied", "paper", ("C4",), ("tied_untied",), "tied_untied.figure:FIGURES",
+           "tied_untied.numbers:summarise", "tied_untied:claim_rows", "tied_untied.figure:plot",
+           tables="tied_untied.tables", figure_data_reduction="tied_untied.figure:figure_data_reduction"),
     Result("tied_untied_theory", "paper", ("C4",), ("tied_untied_theory", "tied_untied"),
-           "tied_untied_theory_figure:FIGURES", "tied_untied_theory:summarise",
-           "tied_untied_theory_claims:claim_rows", "tied_untied_theory_figure:plot"),
-    Result("semantic_positional", "paper", ("C5",), ("semantic_positional",), "semantic_positional_figure:FIGURES",
-           "semantic_positional_numbers:summarise", "semantic_positional:claim_rows", "semantic_positional_figure:plot",
-           tables="semantic_positional_tables",
-           figure_data_reduction="semantic_positional_figure:figure_data_reduction"),
-    Result("authors_phase", "paper", ("C5",), ("authors_phase",), "authors_phase_figure:FIGURES",
-           "authors_phase_numbers:summarise", "authors_phase:claim_rows", "authors_phase_figure:plot",
-           tables="authors_phase_tables"),
-    Result("authors", "authors", (), ("authors",), "authors_figure:figure_names",
-           "authors_numbers:summarise", "authors:claim_rows", "authors_figure:plot", notebook=False),
+           "tied_untied_theory.figure:FIGURES", "tied_untied_theory:summarise",
+           "tied_untied_theory.claims:claim_rows", "tied_untied_theory.figure:plot"),
+    Result("semantic_positional", "paper", ("C5",), ("semantic_positional",), "semantic_positional.figure:FIGURES",
+           "semantic_positional.numbers:summarise", "semantic_positional:claim_rows", "semantic_positional.figure:plot",
+           tables="semantic_positional.tables",
+           figure_data_reduction="semantic_positional.figure:figure_data_reduction"),
+    Result("authors_phase", "paper", ("C5",), ("authors_phase",), "authors_phase.figure:FIGURES",
+           "authors_phase.numbers:summarise", "authors_phase:claim_rows", "authors_phase.figure:plot",
+           tables="authors_phase.tables"),
+    Result("authors", "authors", (), ("authors",), "authors.figure:figure_names",
+           "authors.numbers:summarise", "authors:claim_rows", "authors.figure:plot", notebook=False),
 )
 _BY_NAME = {result.name: result for result in RESULTS}
 
