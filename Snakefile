@@ -64,6 +64,7 @@ if "authors" in config:
     # a violation stops here with one line naming the key, the value and the rule
     SCHEMA = "workflow/schemas/authors.schema.yaml"
     preflight.validate_config(config, Path(workflow.basedir) / SCHEMA, SCHEMA)
+    registry.validate(config)      # each result's checks beyond the schema
 
     include: "workflow/rules/authors.smk"
     FIGURES += registry.get("authors").figure_files(config)
@@ -84,6 +85,7 @@ else:
     # a violation stops here with one line naming the key, the value and the rule
     SCHEMA = "workflow/schemas/config.schema.yaml"
     preflight.validate_config(config, Path(workflow.basedir) / SCHEMA, SCHEMA)
+    registry.validate(config)      # each result's checks beyond the schema
 
     include: "workflow/rules/common.smk"
     # one rule family per result of the registry (ssi.experiments.registry), its figures and numbers

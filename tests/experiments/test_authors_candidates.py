@@ -29,7 +29,7 @@ def test_candidates_need_the_protocols(tmp_path):
     validate(cfg, SCHEMA)
     del cfg["authors"]["protocols"]
     with pytest.raises(ValueError, match="authors.candidates: needs authors.protocols"):
-        au.check_config(cfg)
+        au.validate(cfg)
 
 
 @pytest.mark.parametrize("key, value", [("seeds", 1), ("stop_factor", 0.5), ("unknown", 3)])

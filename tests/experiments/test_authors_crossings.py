@@ -111,7 +111,7 @@ def test_bad_decide_seeds_fail_naming_the_key(change, message):
     config = yaml.safe_load((ROOT / "config" / "authors.yaml").read_text())
     config["authors"]["experiments"]["nulldivergence"].update(change)
     with pytest.raises(ValueError, match=rf"authors\.experiments\.nulldivergence\.decide_seeds: .*{message}"):
-        authors.check_config(config)
+        authors.validate(config)
 
 
 def test_every_one_seed_production_experiment_is_also_run_to_decide():

@@ -31,7 +31,7 @@ def load(name):
 def test_configs_validate_and_build(name):
     cfg = load(name)
     validate(cfg, SCHEMA)
-    au.check_config(cfg)
+    au.validate(cfg)
 
 
 def test_every_authors_file_has_a_section():

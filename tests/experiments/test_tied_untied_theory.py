@@ -307,8 +307,8 @@ def test_bad_config_is_refused_with_the_key_named():
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     config[tut.EXPERIMENT]["slope_window"] = [1000, 500]
     with pytest.raises(ValueError, match="slope_window"):
-        tut.check_config(config)
+        tut.validate(config)
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     config[tut.EXPERIMENT]["small_lr"] = 1.0
     with pytest.raises(ValueError, match="small_lr"):
-        tut.check_config(config)
+        tut.validate(config)

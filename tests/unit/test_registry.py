@@ -59,3 +59,26 @@ def test_unknown_names_are_refused_with_the_allowed_ones():
         registry.get("nope")
     with pytest.raises(ValueError, match="allowed: paper, authors"):
         registry.results("quick")
+
+
+@pytest.mark.parametrize("kind", registry.CONFIG_KINDS)
+def test_validate_runs_each_results_checks(kind):
+    """registry.validate calls every result's own ``validate``: the committed config passes, and a
+    config that breaks one result's check beyond the schema fails naming that result's key (a d
+    below what the problem needs in two_phases; an authors' experiment whose decide_seeds is not
+    above its seeds)."""
+    import copy
+
+    config = _config(kind)
+    registry.validate(config)
+    broken = copy.deepcopy(config)
+    if kind == "paper":
+        case = next(iter(broken["two_phases"]["cases"]))
+        broken["two_phases"]["cases"][case]["dims"] = [1]
+        match = rf"two_phases\.cases\.{case}\.dims: d=1 is too small"
+    else:
+        name, spec = next((n, s) for n, s in broken["authors"]["experiments"].items() if s.get("decide_seeds"))
+        spec["decide_seeds"] = spec["seeds"]
+        match = rf"authors\.experiments\.{name}\.decide_seeds: .* must exceed seeds"
+    with pytest.raises(ValueError, match=match):
+        registry.validate(broken)

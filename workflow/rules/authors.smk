@@ -13,7 +13,6 @@ FIGURES, RESULTS, NUMBERS, RENDERERS, FIGURE_INPUTS = [], [], [], {}, {}
 #: no notebook redraws the authors' figures: no figure data (workflow/rules/notebooks.smk)
 FIGURE_DATA = []
 
-authors.check_config(config)
 
 AU_SGD = [f"{s}.npz" for s in authors_spec.stems(config, "sgd").values()]
 AU_ODE = [f"{s}.npz" for s in authors_spec.stems(config, "ode").values()]

@@ -3,7 +3,6 @@
 from ssi.experiments import tied_untied_theory
 from ssi.experiments.tied_untied_theory import figure as tied_untied_theory_figure
 
-tied_untied_theory.check_config(config)
 
 #: the one result file (coefficients, best learning rates and escape times on the L grids)
 TUT_RESULT = f"{tied_untied_theory.stem(config)}.npz"

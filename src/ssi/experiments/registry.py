@@ -52,6 +52,9 @@ class Result:
         ``"module:function"``: what of an array its figure data keep (ssi.experiments.figure_data).
     notebook : bool
         Whether ``notebooks/<name>.py`` redraws its figures from the committed figure data.
+    validate : str or None
+        ``"module:function"``: ``validate(config)``, the checks of its config section that the
+        schema cannot express (ValueError naming the key); :func:`validate` calls them all.
     """
 
     name: str
@@ -65,6 +68,7 @@ class Result:
     tables: str | None = None
     figure_data_reduction: str | None = None
     notebook: bool = True
+    validate: str | None = None
 
     def function(self, field: str):
         """The object that ``field`` (one of the ``"module:attribute"`` fields) names."""
@@ -92,26 +96,33 @@ class Result:
 
 RESULTS = (
     Result("two_phases", "paper", ("C2", "C6"), ("two_phases",), "two_phases:FIGURES",
-           "two_phases:summarise", "two_phases:claim_rows", "two_phases:plot"),
+           "two_phases:summarise", "two_phases:claim_rows", "two_phases:plot",
+           validate="two_phases:validate"),
     Result("positional", "paper", ("C3",), ("positional",), "positional:FIGURES",
-           "positional:summarise", "positional:claim_rows", "positional:plot", tables="positional.tables"),
+           "positional:summarise", "positional:claim_rows", "positional:plot", tables="positional.tables",
+           validate="positional:validate"),
     Result("escape_vs_d", "paper", ("C1",), ("escape_vs_d",), "escape_vs_d:FIGURES",
-           "escape_vs_d:summarise", "escape_vs_d:claim_rows", "escape_vs_d:plot", tables="escape_vs_d.tables"),
+           "escape_vs_d:summarise", "escape_vs_d:claim_rows", "escape_vs_d:plot", tables="escape_vs_d.tables",
+           validate="escape_vs_d:validate"),
     Result("tied_untied", "paper", ("C4",), ("tied_untied",), "tied_untied.figure:FIGURES",
            "tied_untied.numbers:summarise", "tied_untied:claim_rows", "tied_untied.figure:plot",
-           tables="tied_untied.tables", figure_data_reduction="tied_untied.figure:figure_data_reduction"),
+           tables="tied_untied.tables", figure_data_reduction="tied_untied.figure:figure_data_reduction",
+           validate="tied_untied:validate"),
     Result("tied_untied_theory", "paper", ("C4",), ("tied_untied_theory", "tied_untied"),
            "tied_untied_theory.figure:FIGURES", "tied_untied_theory:summarise",
-           "tied_untied_theory.claims:claim_rows", "tied_untied_theory.figure:plot"),
+           "tied_untied_theory.claims:claim_rows", "tied_untied_theory.figure:plot",
+           validate="tied_untied_theory:validate"),
     Result("semantic_positional", "paper", ("C5",), ("semantic_positional",), "semantic_positional.figure:FIGURES",
            "semantic_positional.numbers:summarise", "semantic_positional:claim_rows", "semantic_positional.figure:plot",
            tables="semantic_positional.tables",
-           figure_data_reduction="semantic_positional.figure:figure_data_reduction"),
+           figure_data_reduction="semantic_positional.figure:figure_data_reduction",
+           validate="semantic_positional:validate"),
     Result("authors_phase", "paper", ("C5",), ("authors_phase",), "authors_phase.figure:FIGURES",
            "authors_phase.numbers:summarise", "authors_phase:claim_rows", "authors_phase.figure:plot",
            tables="authors_phase.tables"),
     Result("authors", "authors", (), ("authors",), "authors.figure:figure_names",
-           "authors.numbers:summarise", "authors:claim_rows", "authors.figure:plot", notebook=False),
+           "authors.numbers:summarise", "authors:claim_rows", "authors.figure:plot", notebook=False,
+           validate="authors:validate"),
 )
 _BY_NAME = {result.name: result for result in RESULTS}
 
@@ -129,6 +140,14 @@ def results(kind: str) -> tuple[Result, ...]:
     if kind not in CONFIG_KINDS:
         raise ValueError(f"unknown config kind {kind!r}; allowed: {', '.join(CONFIG_KINDS)}")
     return tuple(result for result in RESULTS if result.config == kind)
+
+
+def validate(config) -> None:
+    """Every check the schema cannot express, result by result (each entry's ``validate``), for the
+    results of the config's kind: ValueError naming the key and what is allowed."""
+    for result in results(kind_of(config)):
+        if result.validate:
+            result.function("validate")(config)
 
 
 def kind_of(config) -> str:

@@ -37,7 +37,7 @@ from .verdicts import num
 from ...verdicts import VERDICTS
 
 
-def check_config(config) -> None:
+def validate(config) -> None:
     """Checks beyond the schema: every problem builds, η > 0, d large enough; a ValueError names the key."""
     authors_candidates.check_config(config)
     for name, spec in config[EXPERIMENT]["experiments"].items():

@@ -417,6 +417,33 @@ def c1_verdict(fit: dict) -> Verdict:
                             round(claimed, 6), name="exponent of d", approach=approach)
 
 
+
+def validate(config) -> None:
+    """Checks of the ``escape_vs_d`` section the schema cannot express; ValueError naming the key."""
+    section = config["escape_vs_d"]
+    levels = escape.named(section, "escape_vs_d")
+    for case, spec in section["cases"].items():
+        where = f"escape_vs_d.cases.{case}"
+        problem = problem_from_spec(spec["problem"], f"{where}.problem")
+        for key in ("dims", "explicit_dims", "ode_dims"):
+            for d in spec.get(key, []):
+                if d < problem.min_dimension():
+                    raise ValueError(f"config {where}.{key}: d={d} is too small; this problem needs "
+                                     f"d ≥ {problem.min_dimension()}")
+                if levels["early"].value(d) >= levels["macro"].value(d):
+                    raise ValueError(f"config {where}.{key}: d={d} is too small; the early level "
+                                     f"{levels['early'].level_text()} = {levels['early'].value(d):.3g} must lie "
+                                     f"below the macro level {levels['macro'].value(d):g}")
+        for d in spec.get("explicit_dims", []):
+            if d not in spec["dims"]:
+                raise ValueError(f"config {where}.explicit_dims: d={d} is not in {where}.dims; the explicit "
+                                 f"engine checks the reduced one at the same points")
+        for d in spec["dims"]:
+            if d not in spec["ode_dims"]:
+                raise ValueError(f"config {where}.ode_dims: d={d} of {where}.dims is missing; the ODE "
+                                 f"prediction is reported at every SGD point")
+
+
 def claim_rows(config, numbers) -> list[dict]:
     """Claims-table rows for C1: one per case (SIE), predicted vs fitted exponents at both levels."""
     out = []

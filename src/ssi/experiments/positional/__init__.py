@@ -560,6 +560,27 @@ def _c3_headline(numbers) -> str:
             f"without (same η){span_text}")
 
 
+
+def validate(config) -> None:
+    """Checks of the ``positional`` section the schema cannot express; ValueError naming the key."""
+    section = config["positional"]
+    for target in section["landscape"]["targets"]:
+        for pe in LANDSCAPE_PE:
+            landscape_problem(config, target, pe)
+    for case, spec in section["cases"].items():
+        where = f"positional.cases.{case}"
+        problem = problem_from_spec(spec["problem"], f"{where}.problem")
+        for key in ("dims", "ode_dims"):
+            for d in spec[key]:
+                if d < problem.min_dimension():
+                    raise ValueError(f"config {where}.{key}: d={d} is too small; this problem needs "
+                                     f"d ≥ {problem.min_dimension()}")
+        if section["trajectory_d"] not in spec["dims"]:
+            raise ValueError(f"config positional.trajectory_d: d={section['trajectory_d']} is not in "
+                             f"{where}.dims; the trajectories are drawn from the SGD runs at that d")
+    escape.named(section, "positional")
+
+
 def claim_rows(config, numbers) -> list[dict]:
     """Claims-table row for C3."""
     parts = []

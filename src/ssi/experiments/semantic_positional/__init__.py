@@ -32,6 +32,7 @@ import math
 
 import numpy as np
 
+from ... import escape
 from ...verdicts import MIN_ESCAPED, UNDECIDED, Verdict, check, combine
 from ..claim_text import power_of_ten
 from .numbers import fmt
@@ -76,6 +77,35 @@ def _c5_headline(numbers) -> str:
     return (f"misaligned region: {100 * named.get('misaligned dynamics', math.nan):.1f} % of [0,1]²; SGD switches at "
             f"ω = {switches}, by the initial direction ({pred['switch_dynamics']:.3f}), not the global minimum "
             f"({pred['switch_global']:.3f})")
+
+
+
+def validate(config) -> None:
+    """C5 checks beyond the schema: blocks and groups not more than their items, boxes ordered, the
+    escape named (ValueError naming the key)."""
+    section = config["semantic_positional"]
+    where = "config semantic_positional"
+    for name, box in section["diagram"].items():
+        if name == "polar_grid":
+            continue
+        for key in ("a", "omega"):
+            lo, hi, _ = box[key]
+            if not hi > lo:
+                raise ValueError(f"{where}.diagram.{name}.{key}: the end {hi} must exceed the start {lo}")
+    tr = section["transition"]
+    for name, run in tr["runs"].items():
+        omegas = run.get("omegas", tr["omegas"])
+        if tr["omega_blocks"] > len(omegas):
+            raise ValueError(f"{where}.transition.omega_blocks={tr['omega_blocks']} exceeds the "
+                             f"{len(omegas)} ω values of run {name}")
+        if run["d"] < 5:
+            raise ValueError(f"{where}.transition.runs.{name}.d={run['d']} is too small (d ≥ 5)")
+    lr = section["long_run"]
+    if lr["groups"] > lr["replicates"]:
+        raise ValueError(f"{where}.long_run.groups={lr['groups']} exceeds replicates={lr['replicates']}")
+    if lr["steps"] != int(lr["steps"]):
+        raise ValueError(f"{where}.long_run.steps={lr['steps']} must be a whole number of steps")
+    escape.named(section, "semantic_positional")
 
 
 def claim_rows(config, numbers) -> list[dict]:

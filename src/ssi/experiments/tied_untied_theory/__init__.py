@@ -74,7 +74,7 @@ def stems(config, kind) -> dict:
     raise ValueError(f"kind={kind!r} is unknown; allowed: theory, sgd")
 
 
-def check_config(config) -> None:
+def validate(config) -> None:
     """Checks the schema cannot express; ValueError naming the key and what is allowed."""
     section = config[EXPERIMENT]
     where = f"config {EXPERIMENT}"

@@ -509,6 +509,19 @@ def escape_table(numbers) -> str:
     return "\n".join(lines)
 
 
+
+def validate(config) -> None:
+    """Checks of the ``two_phases`` section the schema cannot express; ValueError naming the key."""
+    for case, spec in config["two_phases"]["cases"].items():
+        where = f"two_phases.cases.{case}"
+        problem = problem_from_spec(spec["problem"], f"{where}.problem")
+        for d in spec["dims"]:
+            if d < problem.min_dimension():
+                raise ValueError(f"config {where}.dims: d={d} is too small; this problem needs "
+                                 f"d ≥ {problem.min_dimension()}")
+    escape.named(config["two_phases"], "two_phases")
+
+
 def claim_rows(config, numbers) -> list[dict]:
     """Claims-table rows for C2 and C6."""
     level = numbers["escape_level"]
