@@ -154,6 +154,11 @@ class Escape:
 
 #: the authors' escape: the seed-mean overlap (|m|; untied: the RMS over tokens) first reaching 2/√d
 AUTHORS = Escape(2, "authors", "mean_curve", per_sqrt_d=True)
+#: the authors' experiments' macroscopic escape: the same overlap and statistic at 0.5
+AUTHORS_MACRO = Escape(0.5, "authors", "mean_curve")
+#: C5 in the authors' experiments: the share of runs still near (0, 0), √(m² + e²) below 0.2 at the
+#: end (the level of config/config.yaml's semantic_positional escape)
+AUTHORS_LEFT_ORIGIN = Escape(0.2, "norm_me", "share_below")
 
 
 def parse_level(value, key: str):

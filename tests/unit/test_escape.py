@@ -99,7 +99,7 @@ LEVEL_LITERALS = re.compile(
 NOT_YET_CONVERTED = {
     "src/ssi/experiments/authors/__init__.py", "src/ssi/experiments/authors/candidates.py",
     "src/ssi/experiments/authors/crossings.py", "src/ssi/experiments/authors/figure.py",
-    "src/ssi/experiments/authors/jobs.py", "src/ssi/experiments/authors/numbers.py",
+    "src/ssi/experiments/authors/numbers.py",
     "src/ssi/experiments/authors/protocols.py", "src/ssi/experiments/authors/spec.py",
     "src/ssi/experiments/authors/summary.py", "src/ssi/experiments/authors/verdicts.py",
     "src/ssi/experiments/claims.py", "src/ssi/experiments/tied_untied_theory/docs.py",

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ...io import load_result
+from ...escape import AUTHORS
 from . import candidates as authors_candidates
 from . import verdicts as authors_verdicts
 from .jobs import load_point
@@ -258,7 +259,7 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
     for t, m, c in odes:
         ax.plot(t, m, color=c, **ODE_STYLE)
     ode_drawn = bool(odes)
-    ax.axhline(2 / math.sqrt(d), zorder=0.5, **THRESHOLD_STYLE)
+    ax.axhline(AUTHORS.value(d), zorder=0.5, **THRESHOLD_STYLE)
     ax.set_xscale("log")
     ax.set_xlim(left, None)
     ax.set_xlabel("SGD steps")

@@ -10,7 +10,7 @@ import numpy as np
 from ...io import atomic_write_text, load_result, save_result
 from .spec import (EXPERIMENT, MACRO, initial_m, job_plan, point_L, points, problem, rate, replicates,
                            stems, sweep_key, their_lr, value_key)
-from ...escape import crossing_time
+from ...escape import AUTHORS, crossing_time
 from ..common import ProgressLog, overlap_curves, seed_key
 
 
@@ -131,7 +131,7 @@ def ode_experiment(config, name: str, out_stem, log=None) -> None:
         arrays[f"t_{tag}"], arrays[f"m_{tag}"], arrays[f"e_{tag}"] = t, np.abs(sol.m), sol.e
         progress.note(f"{tag}: η = {lr:.4g}, integrated in {time.monotonic() - start:.1f} s")
         meta[tag] = {"defined": True, "lr": lr,
-                     "steps_authors": crossing_time(t * d, np.abs(sol.m), 2 / math.sqrt(d)),
+                     "steps_authors": crossing_time(t * d, np.abs(sol.m), AUTHORS.value(d)),
                      "steps_macro": crossing_time(t * d, np.abs(sol.m), MACRO)}
         if spec["stop_level"] is not None:
             meta[tag]["steps_stop"] = crossing_time(t * d, np.abs(sol.m), float(spec["stop_level"]))

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ...io import load_result
+from ...escape import AUTHORS
 from . import candidates as authors_candidates
 from . import crossings as authors_crossings
 from .jobs import load_point
@@ -22,7 +23,7 @@ def point_row(spec: dict, student: str, value, steps, ov, e, ode_point: dict) ->
     flagged start counted as no crossing: authors_crossings), final overlaps, shares; C5 shares."""
     d = int(spec["d"])
     steps = np.asarray(steps, float)
-    authors_level = 2 / math.sqrt(d)
+    authors_level = AUTHORS.value(d)
     row = {"student": student, sweep_key(spec): value, "lr": their_lr(spec, point_L(spec, value)),
            "seeds": int(ov.shape[0]), "steps_run": int(steps[-1]),
            "steps_mean_authors": authors_crossings.mean_crossing(steps, ov, authors_level),
@@ -54,7 +55,7 @@ def _own_gain(spec: dict, curves: dict, seed: int):
         return None
     other = [s for s in students if s != "plain_network"][0]
     pairs = {int(L): (curves[("plain_network", L)], curves[(other, L)]) for L in spec["sweep"]["L"]}
-    return authors_crossings.gain_fit(pairs, 2 / math.sqrt(int(spec["d"])), seed, names=("plain_network", other))
+    return authors_crossings.gain_fit(pairs, AUTHORS.value(int(spec["d"])), seed, names=("plain_network", other))
 
 
 def _pair_curves(config, untied: str, tied: str, seeds) -> dict:
@@ -109,7 +110,7 @@ def summarise(config) -> dict:
     out["gains"] = {}
     for untied, tied in section.get("gain_pairs", []):
         su, st = section["experiments"][untied], section["experiments"][tied]
-        level = 2 / math.sqrt(int(su["d"]))
+        level = AUTHORS.value(int(su["d"]))
         fit = authors_crossings.gain_fit(_pair_curves(config, untied, tied, None), level, seed, names=(untied, tied))
         ode_u, ode_t = load_result(stems(config, "ode")[untied])[1], load_result(stems(config, "ode")[tied])[1]
         g = []

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import math
 
+from ... import escape
 from ...problems import Problem
 
 EXPERIMENT = "authors"
-#: the escape level of the crossing numbers besides the authors' 2/√d
-MACRO = 0.5
-#: C5: a run has left (0, 0) when √(m² + e²) reaches this at the end (as figures/numbers/semantic_positional.json)
-ESCAPED = 0.2
+#: the escape level of the crossing numbers besides the authors' 2/√d (ssi.escape.AUTHORS_MACRO)
+MACRO = escape.AUTHORS_MACRO.value()
+#: C5: a run has left (0, 0) when √(m² + e²) reaches this at the end (ssi.escape.AUTHORS_LEFT_ORIGIN)
+ESCAPED = escape.AUTHORS_LEFT_ORIGIN.value()
 
 
 def authors_api():
