@@ -26,6 +26,14 @@ def problem_from_spec(spec: dict, where: str) -> Problem:
         raise ValueError(f"config {where}: {err}") from None
 
 
+def check_dimensions(problem: Problem, where: str, dims) -> None:
+    """ValueError naming the config key ``where`` (e.g. ``two_phases.cases.sie1.dims``) when a d of
+    ``dims`` is below what ``problem`` needs."""
+    for d in dims:
+        if d < problem.min_dimension():
+            raise ValueError(f"config {where}: d={d} is too small; this problem needs d ≥ {problem.min_dimension()}")
+
+
 def learning_rate(schedule: dict, d: int) -> float:
     """η(d) from a schedule mapping (docs/theory.md, "The ODE").
 

@@ -43,7 +43,7 @@ from ...verdicts import Approach, Verdict, exponent_verdict
 from ..claim_text import finite, interval, span
 from ... import escape
 from ...escape import censor, mean_crossing
-from ..common import (ProgressLog, describe_schedule, fit_exponent, learning_rate,
+from ..common import (ProgressLog, check_dimensions, describe_schedule, fit_exponent, learning_rate,
                      loglog_slope, problem_from_spec, seed_key, t_max)
 
 EXPERIMENT = "escape_vs_d"
@@ -426,10 +426,8 @@ def validate(config) -> None:
         where = f"escape_vs_d.cases.{case}"
         problem = problem_from_spec(spec["problem"], f"{where}.problem")
         for key in ("dims", "explicit_dims", "ode_dims"):
+            check_dimensions(problem, f"{where}.{key}", spec.get(key, []))
             for d in spec.get(key, []):
-                if d < problem.min_dimension():
-                    raise ValueError(f"config {where}.{key}: d={d} is too small; this problem needs "
-                                     f"d ≥ {problem.min_dimension()}")
                 if levels["early"].value(d) >= levels["macro"].value(d):
                     raise ValueError(f"config {where}.{key}: d={d} is too small; the early level "
                                      f"{levels['early'].level_text()} = {levels['early'].value(d):.3g} must lie "

@@ -37,7 +37,7 @@ from ...verdicts import DIFFERS, EXPONENT_WIDTH, UNDECIDED, Verdict, check, widt
 from ..claim_text import interval
 from ... import escape
 from ...escape import crossing_time, recorded_crossings
-from ..common import (ProgressLog, describe_schedule, fit_exponent, learning_rate,
+from ..common import (ProgressLog, check_dimensions, describe_schedule, fit_exponent, learning_rate,
                      loglog_slope, problem_from_spec, seed_key, t_max)
 
 EXPERIMENT = "positional"
@@ -571,10 +571,7 @@ def validate(config) -> None:
         where = f"positional.cases.{case}"
         problem = problem_from_spec(spec["problem"], f"{where}.problem")
         for key in ("dims", "ode_dims"):
-            for d in spec[key]:
-                if d < problem.min_dimension():
-                    raise ValueError(f"config {where}.{key}: d={d} is too small; this problem needs "
-                                     f"d ≥ {problem.min_dimension()}")
+            check_dimensions(problem, f"{where}.{key}", spec[key])
         if section["trajectory_d"] not in spec["dims"]:
             raise ValueError(f"config positional.trajectory_d: d={section['trajectory_d']} is not in "
                              f"{where}.dims; the trajectories are drawn from the SGD runs at that d")

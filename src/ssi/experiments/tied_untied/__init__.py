@@ -40,7 +40,7 @@ from ... import escape
 from ...verdicts import DIFFERS, REPRODUCED, UNDECIDED, Verdict, combine, exponent_verdict
 from ..claim_text import interval
 from .figure import PROTOCOL_TEXT, sie_words
-from .jobs import EXPERIMENT, PROTOCOLS, escapes
+from .jobs import EXPERIMENT, NETWORKS, PROTOCOLS, attention_problem, escapes, problem
 from .numbers import fit_of
 
 
@@ -96,8 +96,6 @@ def _claim_law(k) -> str:
 def validate(config) -> None:
     """C4: the section exists, every problem builds, d fits, the ODE search bounds are ordered,
     the escape is named (ValueError naming the key)."""
-    from . import jobs
-
     if "tied_untied" not in config:
         raise ValueError("config: the section 'tied_untied' (claim C4) is missing")
     section = config["tied_untied"]
@@ -107,20 +105,20 @@ def validate(config) -> None:
         if not lo < hi:
             raise ValueError(f"config {where}.lr_search: {spec['lr_search']} must be [low, high] with low < high")
         for L in list(spec["Ls"]) + list(spec.get("ode_Ls", [])):
-            for net in jobs.NETWORKS:
-                p = jobs.problem(spec, L, net)
+            for net in NETWORKS:
+                p = problem(spec, L, net)
                 if spec["d"] < p.min_dimension():
                     raise ValueError(f"config {where}.d: d={spec['d']} is too small; L={L} needs d ≥ {p.min_dimension()}")
     for name, spec in section["null_targets"]["runs"].items():
-        for net in jobs.NETWORKS:
-            p = jobs.problem(spec, spec["L"], net)
+        for net in NETWORKS:
+            p = problem(spec, spec["L"], net)
             if spec["d"] < p.min_dimension():
                 raise ValueError(f"config tied_untied.null.runs.{name}.d: d={spec['d']} is too small")
     spec = section["attention"]
     for L in spec["Ls"]:
         for net in ("attention", "untied"):
             try:
-                jobs.attention_problem(spec, L, net)
+                attention_problem(spec, L, net)
             except ValueError as err:
                 raise ValueError(f"config tied_untied.attention (L={L}, {net}): {err}") from None
     escape.named(section, "tied_untied")

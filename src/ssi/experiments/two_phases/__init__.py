@@ -25,7 +25,7 @@ from ...verdicts import DIFFERS, REPRODUCED, Verdict, check, combine, escaped_sh
 from ..claim_text import HEADLINE_MAX, finite, percent, power_of_ten, signed, signed_percent
 from ... import escape
 from ...escape import crossing_time
-from ..common import (ProgressLog, learning_rate, problem_from_spec,
+from ..common import (ProgressLog, check_dimensions, learning_rate, problem_from_spec,
                      seed_key)
 
 EXPERIMENT = "two_phases"
@@ -515,10 +515,7 @@ def validate(config) -> None:
     for case, spec in config["two_phases"]["cases"].items():
         where = f"two_phases.cases.{case}"
         problem = problem_from_spec(spec["problem"], f"{where}.problem")
-        for d in spec["dims"]:
-            if d < problem.min_dimension():
-                raise ValueError(f"config {where}.dims: d={d} is too small; this problem needs "
-                                 f"d ≥ {problem.min_dimension()}")
+        check_dimensions(problem, f"{where}.dims", spec["dims"])
     escape.named(config["two_phases"], "two_phases")
 
 
