@@ -111,16 +111,12 @@ def test_quick_authors_workflow_writes_figures_numbers_manifest(tmp_path):
     assert "excluded" in entry["gain"] and "start_flagged_authors" in entry["rows"][0]
     # the figure checks (tests/support/figure_checks.py) on every figure, redrawn in this process
     # from the run's results: no committed figure data holds the authors' replicate curves
-    from ssi import plotting
     from ssi.verdicts import rows_for
-    from support.figure_checks import problems
+    from support.figure_checks import saved_figure_problems
 
-    found = {}
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(plotting, "save_figure", lambda f, path: found.setdefault(Path(path).stem, problems(f)))
-        au_figure.plot(cfg, [str(tmp_path / f"{n}.png") for n in names],
-                numbers=numbers_from_json(fig / "numbers" / "authors.json"),
-                verdicts=rows_for(fig / "VERDICTS.json", "authors"))
+    found = saved_figure_problems(lambda: au_figure.plot(
+        cfg, [str(tmp_path / f"{n}.png") for n in names], numbers=numbers_from_json(fig / "numbers" / "authors.json"),
+        verdicts=rows_for(fig / "VERDICTS.json", "authors")))
     assert sorted(found) == sorted(names)
     assert {n: p for n, p in found.items() if p} == {}
     first = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in fig.glob("*.png")}

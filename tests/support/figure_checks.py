@@ -34,6 +34,7 @@ definitions of *relative luminance* and *contrast ratio*).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 from matplotlib.collections import Collection, LineCollection, PathCollection, QuadMesh
@@ -823,3 +824,23 @@ def problems(fig) -> list[str]:
             out += _check_colours(ax)
     out += colour_map_problems(fig)
     return out
+
+
+def saved_figure_problems(draw) -> dict:
+    """Figure file stem -> :func:`problems` of every figure that ``draw()`` hands to
+    :func:`ssi.plotting.save_figure` (each figure once, its pdf and png alike); nothing is written."""
+    import pytest
+
+    from ssi import plotting
+
+    found, seen = {}, set()
+
+    def record(fig, path):
+        if id(fig) not in seen:
+            seen.add(id(fig))
+            found[Path(path).stem] = problems(fig)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(plotting, "save_figure", record)
+        draw()
+    return found

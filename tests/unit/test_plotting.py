@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from ssi import plotting, problems
-from support.figure_checks import problems as legibility_problems
+from support.figure_checks import saved_figure_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -216,11 +216,9 @@ def test_summary_type_check_catches_small_and_cut_text():
     plt.close(fig)
 
 
-def test_summary_figure_is_legible(monkeypatch, tmp_path):
+def test_summary_figure_is_legible(tmp_path):
     """The figure object itself, as save_figure sees it (no problem in any check)."""
     from ssi.experiments import summary
 
-    seen = []
-    monkeypatch.setattr(plotting, "save_figure", lambda fig, path: seen.append(legibility_problems(fig)))
-    summary.plot(_verdict_rows(), _numbers(), [tmp_path / "summary.png"])
-    assert seen == [[]]
+    found = saved_figure_problems(lambda: summary.plot(_verdict_rows(), _numbers(), [tmp_path / "summary.png"]))
+    assert found == {"summary": []}

@@ -18,9 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ssi import plotting
 from ssi.experiments import registry
-from support.figure_checks import problems
+from support.figure_checks import saved_figure_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
@@ -30,22 +29,8 @@ pytestmark = pytest.mark.slow
 REDRAWN = [result.name for result in registry.results("paper") if result.notebook]
 
 
-def _checked(monkeypatch, draw) -> dict:
-    """figure file name -> problems, for every figure ``draw()`` saves (each figure checked once)."""
-    found, seen = {}, set()
-
-    def record(fig, path):
-        if id(fig) not in seen:
-            seen.add(id(fig))
-            found[Path(path).stem] = problems(fig)
-
-    monkeypatch.setattr(plotting, "save_figure", record)
-    draw()
-    return found
-
-
 @pytest.mark.parametrize("name", REDRAWN)
-def test_committed_figures_pass_the_figure_checks(name, monkeypatch, tmp_path):
+def test_committed_figures_pass_the_figure_checks(name, tmp_path):
     from ssi.experiments.figure_data import FigureData, numbers_from_json, plot_function
     from ssi.verdicts import rows_for
 
@@ -53,18 +38,18 @@ def test_committed_figures_pass_the_figure_checks(name, monkeypatch, tmp_path):
     numbers = numbers_from_json(FIGURES / "numbers" / f"{name}.json")
     load = FigureData(FIGURES / "data" / name, CONFIG["results_dir"])
     paths = [str(tmp_path / f"{Path(f).name}") for f in entry.figure_files(CONFIG)]
-    found = _checked(monkeypatch, lambda: plot_function(name)(
+    found = saved_figure_problems(lambda: plot_function(name)(
         CONFIG, paths, numbers=numbers, load=load, verdicts=rows_for(FIGURES / "VERDICTS.json", name)))
     assert sorted(found) == sorted(Path(f).name for f in entry.figure_names(CONFIG))
     assert {figure: found_ for figure, found_ in found.items() if found_} == {}
 
 
-def test_committed_summary_passes_the_figure_checks(monkeypatch, tmp_path):
+def test_committed_summary_passes_the_figure_checks(tmp_path):
     from ssi.experiments import summary
 
     numbers_files = [FIGURES / "numbers" / f"{r.name}.json" for r in registry.results("paper")]
     rows, numbers = summary.load(FIGURES / "VERDICTS.json", numbers_files)
-    found = _checked(monkeypatch, lambda: summary.plot(rows, numbers, [tmp_path / "summary.pdf",
+    found = saved_figure_problems(lambda: summary.plot(rows, numbers, [tmp_path / "summary.pdf",
                                                                         tmp_path / "summary.png"]))
     assert found == {"summary": []}
 
