@@ -91,53 +91,38 @@ def test_every_result_names_its_escapes_in_the_config(name):
 #: an escape level written outside ssi.escape and the config: the 2/√d level in code or words, a
 #: macroscopic 0.5 said as the level an overlap reaches
 LEVEL_LITERALS = re.compile(
-    r"(?<![\w}])2 ?/ ?(?:math\.|np\.)?sqrt\(|2/√d|(?<![\w}])2/\\+sqrt\{d|reaches 0\.5|level 0\.5|overlap 0\.5|= 0\.5\$|at \$0\.5"
+    r"(?<![\w}])2 ?/ ?(?:math\.|np\.)?sqrt\(|2/√d|(?<![\w}])2/\\+sqrt\{+d|reaches 0\.5|level 0\.5|overlap 0\.5|= 0\.5\$|at \$0\.5"
     r"|threshold 0\.5|macroscopic 0\.5|\[\"escape_level\"\]\s*=|escape_level: 0\.5")
-#: files not yet converted (the authors' results, and pages of other owners): each may hold level
-#: literals until it reads ssi.escape; a file listed here that no longer holds any fails, so the
-#: list only shrinks
-NOT_YET_CONVERTED = {
-    "src/ssi/experiments/authors/__init__.py", "src/ssi/experiments/authors/candidates.py",
-    "src/ssi/experiments/authors/crossings.py", "src/ssi/experiments/authors/figure.py",
-    "src/ssi/experiments/authors/numbers.py",
-    "src/ssi/experiments/authors/protocols.py", "src/ssi/experiments/authors/spec.py",
-    "src/ssi/experiments/authors/summary.py", "src/ssi/experiments/authors/verdicts.py",
-    "src/ssi/experiments/claims.py", "src/ssi/experiments/tied_untied_theory/docs.py",
-    "workflow/report/authors.rst",
-}
 
 
-def _level_literals():
+def _level_literals() -> list[str]:
+    """``path:line: text`` of every line matching :data:`LEVEL_LITERALS` in the Snakefile, the
+    package's sources and the workflow's code, reports and schemas (src/ssi/escape.py excepted)."""
     files = [ROOT / "Snakefile", *sorted((ROOT / "src").rglob("*.py")),
              *sorted(p for p in (ROOT / "workflow").rglob("*") if p.suffix in (".py", ".smk", ".rst", ".yaml"))]
-    found = {}
+    hits = []
     for path in files:
         rel = path.relative_to(ROOT).as_posix()
         if rel == "src/ssi/escape.py":
             continue
-        hits = [f"{rel}:{i}: {line.strip()}" for i, line in enumerate(path.read_text().splitlines(), 1)
-                if LEVEL_LITERALS.search(line)]
-        if hits:
-            found[rel] = hits
-    return found
+        hits += [f"{rel}:{i}: {line.strip()}" for i, line in enumerate(path.read_text().splitlines(), 1)
+                 if LEVEL_LITERALS.search(line)]
+    return hits
 
 
 def test_no_escape_level_is_written_outside_the_escape_module_and_the_config():
     """Catches e.g. ``levels = {"authors": 2 / math.sqrt(d)}`` in a result module, a rule text
     "... reaches 0.5: reproduced when ...", or a label r"$2/\\sqrt{d}$": the level must come from
-    the config through ssi.escape (Escape.value, .words(), .symbol())."""
-    found = _level_literals()
-    new = {rel: hits for rel, hits in found.items() if rel not in NOT_YET_CONVERTED}
-    assert not new, "escape levels written outside ssi.escape and config/:\n" + "\n".join(
-        h for hits in new.values() for h in hits)
-    done = sorted(NOT_YET_CONVERTED - set(found))
-    assert not done, f"no level literal left in {done}: remove them from NOT_YET_CONVERTED"
+    the config through ssi.escape (Escape.value, .level_text(), .level_tex(), .words(), .symbol())."""
+    hits = _level_literals()
+    assert not hits, "escape levels written outside ssi.escape and config/:\n" + "\n".join(hits)
 
 
 def test_the_literal_pattern_catches_the_cases_it_names():
     """The grep pattern itself: each spelling it must catch is caught, a plain 0.5 is not."""
     for line in ['lev = 2 / math.sqrt(d)', 'x = 2/np.sqrt(d)', 'text = "at 2/√d"', r'label=r"$2/\sqrt{d}$"',
-                 '"mean of the overlap reaches 0.5: reproduced"', 'label=r"$\\bar m = 0.5$"']:
+                 r'f"at $2/\\sqrt{{d}}$ "', '"mean of the overlap reaches 0.5: reproduced"',
+                 'label=r"$\\bar m = 0.5$"']:
         assert LEVEL_LITERALS.search(line), line
     for line in ["alpha=0.5", "m0 = d ** -0.5", "lw=0.5", r'"$\mathrm{He}_2/\sqrt{L}$"']:
         assert not LEVEL_LITERALS.search(line), line

@@ -15,7 +15,8 @@ repository's registry (docs/theory.md, "The authors' conventions"):
 One SGD job runs a group of sweep points of one student, or a block of the replicates of
 one point (replicate keys do not depend on the blocking, so the numbers do not either).
 Runs with ``stop_level`` stop once the replicate mean of the overlap has reached it
-(crossing-time experiments: the crossing of the seed mean at the authors' 2/√d is exact);
+(crossing-time experiments: the crossing of the seed mean at the authors' escape level,
+:data:`ssi.escape.AUTHORS`, is exact);
 the others run to their T. The ODE (docs/theory.md, "The ODE") is integrated at every
 point where it is defined and cheap, and forecasts the cost of each job family.
 

@@ -2,7 +2,8 @@
 
 :mod:`ssi.experiments.authors.protocols` finds, with the reduced ODE (the keyed predictions of
 :mod:`ssi.experiments.tied_untied_theory.predictions`), the
-learning rate that minimises each network's steps to the authors' 2/√d at their SIE-2 settings
+learning rate that minimises each network's steps to the authors' escape level
+(:data:`ssi.escape.AUTHORS`) at their SIE-2 settings
 (d = 1000, torch-MSE loss, Σh₂, ReLU students, overlapped start). This module runs SGD at those
 learning rates, so that the two candidates of the authors' C4 question are answered by SGD and
 not only by the ODE:
@@ -15,8 +16,8 @@ not only by the ODE:
 * for reference, the tied ReLU network on Σh₂ at its best η (gain T_untied / T_tied).
 
 Times are the crossing of the seed-mean overlap (tied, attention |m|; untied RMS of the token
-overlaps, as the authors measure) at 2/√d; exponents are log-log slopes over L with a 95 %
-bootstrap interval over seeds.
+overlaps, as the authors measure) at the authors' escape level; exponents are log-log slopes over
+L with a 95 % bootstrap interval over seeds.
 """
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def stems(config) -> dict[str, str]:
 
 
 def _best(protocols_stem, key):
-    """(Ls, best η, ODE steps to 2/√d) of one family, from the protocols result."""
+    """(Ls, best η, ODE steps to the authors' escape level) of one family, from the protocols result."""
     arrays, _ = load_result(protocols_stem)
     rows = arrays[f"best_{key}"]
     return rows[:, 0].astype(int), rows[:, 1], rows[:, 2]
@@ -83,8 +84,8 @@ def _best(protocols_stem, key):
 def sgd_family(config, key: str, protocols_stem, out_stem, log=None) -> None:
     """SGD replicates of one family at the ODE's best η for every L (reduced engine).
 
-    A run stops once the seed mean has reached ``stop_factor`` × 2/√d, or after ``cap_factor``
-    × the ODE's steps to 2/√d."""
+    A run stops once the seed mean has reached ``stop_factor`` × the authors' escape level
+    (:data:`ssi.escape.AUTHORS`), or after ``cap_factor`` × the ODE's steps to that level."""
     from ...sgd import simulate
 
     section = config[EXPERIMENT]
@@ -121,15 +122,16 @@ def _load(stem):
 
 def predictions(key: str, d: int, m0: float, lr: dict, ode: dict) -> list[dict]:
     """The keyed ODE predictions (:mod:`ssi.experiments.tied_untied_theory.predictions`) a
-    family's SGD ran at: per L, the ODE's best η and its steps to 2/√d."""
+    family's SGD ran at: per L, the ODE's best η and its steps to the authors' escape level."""
     target, student = FAMILIES[key]
     return [tp.entry(tp.key(target, student, L, d, tp.authors_level(d), m0), lr[L], ode[L]) for L in sorted(lr)]
 
 
 def summarise(config) -> dict | None:
-    """Per family: seed-mean steps to 2/√d per L (SGD and ODE) and the steps exponent; per gain of
-    :data:`GAINS`: SGD exponent with its 95 % bootstrap interval beside the ODE's; under
-    ``ode_predictions`` the keyed ODE predictions the SGD ran at (this file holds them)."""
+    """Per family: seed-mean steps to the authors' escape level (:data:`ssi.escape.AUTHORS`) per L
+    (SGD and ODE) and the steps exponent; per gain of :data:`GAINS`: SGD exponent with its 95 %
+    bootstrap interval beside the ODE's; under ``ode_predictions`` the keyed ODE predictions the SGD
+    ran at (this file holds them)."""
     files = stems(config)
     if not files:
         return None

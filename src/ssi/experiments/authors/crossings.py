@@ -2,11 +2,11 @@
 decides when a crossing counts (docs/theory.md, "Model and conventions", weak recovery).
 
 A crossing time measures escape: how long the seed-mean overlap takes to grow from its start to a
-level. The authors' level 2/√d is twice the typical start d^(−1/2) (random start: |m₀| ≈ d^(−1/2);
-their overlapped start: m₀ ≈ 1.03·d^(−1/2) at d = 1000), so at that level the crossing time is the
-time the overlap takes to double. A start that already sits near the level "crosses" after a
-fluctuation, not an escape: one seed of a random start has |m₀| = |g|·d^(−1/2) with g standard
-normal, above 1.4·d^(−1/2) once in six draws.
+level. The authors' level (:data:`ssi.escape.AUTHORS`) is twice the typical start d^(−1/2)
+(random start: |m₀| ≈ d^(−1/2); their overlapped start: m₀ ≈ 1.03·d^(−1/2) at d = 1000), so at
+that level the crossing time is the time the overlap takes to double. A start that already sits
+near the level "crosses" after a fluctuation, not an escape: one seed of a random start has
+|m₀| = |g|·d^(−1/2) with g standard normal, above 1.4·d^(−1/2) once in six draws.
 
 **The rule.** A crossing of ``level`` counts only when the seed-mean overlap at the first record
 (step 0) is below ``START_FRACTION · level``, with ``START_FRACTION = 1/√2``: at least half of the
@@ -69,7 +69,7 @@ def gain_fit(pairs: dict, level: float, seed: int, names=("untied", "tied"), n_b
         ``{L: ((steps, curves) of the untied network, (steps, curves) of the other)}``, curves of
         shape (replicates, records).
     level : float
-        The crossing level (the authors' 2/√d).
+        The crossing level (the authors' escape level, :data:`ssi.escape.AUTHORS`).
     seed : int
         Seed of the bootstrap over replicates (resampled within each L and network).
     names : pair of str

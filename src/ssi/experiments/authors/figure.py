@@ -122,7 +122,8 @@ def key_number(config, numbers, name) -> str | None:
     ode = g.get("ode_exponent")
     only = f" ($L \\leq {int(spec['ode_max_L'])}$)" if "ode_max_L" in spec else ""
     ode = f"; ODE{only} {law('L', ode)}" if ode is not None and math.isfinite(ode) else ""
-    return (f"exploratory (no claim of the paper): gain $T_{{\\rm untied}}/T_{{\\rm tied}}$ at $2/\\sqrt{{d}}$ "
+    return (f"exploratory (no claim of the paper): gain $T_{{\\rm untied}}/T_{{\\rm tied}}$ "
+            f"at ${AUTHORS.level_tex()}$ "
             f"∝ {law('L', g['exponent'], g.get('low'), g.get('high'))}{interval}{ode}")
 
 
@@ -137,7 +138,7 @@ def verdict_text(config, numbers, name) -> str | None:
     if spec["target"] in authors_verdicts.CLAIMED_GAIN:
         key, g = authors_verdicts.gain_of(name, numbers)
         if g is None:
-            return "gain: no law (a network never reached $2/\\sqrt{d}$)"
+            return f"gain: no law (a network never reached ${AUTHORS.level_tex()}$)"
         claimed = authors_verdicts.CLAIMED_GAIN[spec["target"]]
         basis = g.get("decide") or g                   # the many-seed rerun decides when there is one
         measured = law("L", basis.get("exponent"), basis.get("low"), basis.get("high"))
@@ -188,10 +189,11 @@ def _row_of(verdicts, key):
 def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -> None:
     """(a) Overlap against SGD steps, one colour per swept value (colour bar; one colour per network
     or overlap when there is one value): SGD seed mean as markers (± one standard error over
-    seeds), the ODE as lines. (b) The summary against L or ω: steps to 2/√d (the null targets:
-    the final overlap against the noise level; C5: the final overlaps and the escaped share), SGD
-    as run (filled) and in the many-seed rerun (open), the ODE as lines. First line: the finding
-    of the verdict ``row`` (:func:`finding_line`), or an exploratory file's gain (:func:`key_number`)."""
+    seeds), the ODE as lines. (b) The summary against L or ω: steps to the authors' escape level,
+    :data:`ssi.escape.AUTHORS` (the null targets: the final overlap against the noise level; C5:
+    the final overlaps and the escaped share), SGD as run (filled) and in the many-seed rerun
+    (open), the ODE as lines. First line: the finding of the verdict ``row``
+    (:func:`finding_line`), or an exploratory file's gain (:func:`key_number`)."""
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
     from matplotlib.lines import Line2D
@@ -286,7 +288,7 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
     ode_only = f" ($L \\leq {int(spec['ode_max_L'])}$ only)" if beyond else ""
     if ode_drawn:
         style_handles.append(Line2D([], [], color=neutral, **ODE_STYLE, label="ODE" + ode_only))
-    style_handles.append(Line2D([], [], **THRESHOLD_STYLE, label=r"$2/\sqrt{d}$"))
+    style_handles.append(Line2D([], [], **THRESHOLD_STYLE, label=f"${AUTHORS.level_tex()}$"))
     left_notes = []
     if spec["stop_level"] is not None:
         left_notes.append(f"SGD runs may stop early, once their\nmean overlap reaches {float(spec['stop_level']):g}")
@@ -394,7 +396,7 @@ def plot_experiment(config, numbers, name, out_paths, row: dict | None = None) -
         if flagged:                        # docs/theory.md, "Crossings of the authors' level"
             right_notes.append(_pack(["start already near the level,", "not a crossing:"]
                                      + _listed(flagged[:3] + (["…"] if len(flagged) > 3 else []))))
-        ax2.set_ylabel("steps to 2/√d, seed mean" if crossing else
+        ax2.set_ylabel(f"steps to {AUTHORS.level_text()}, seed mean" if crossing else
                        "final overlap, seed mean")
         all_L = np.array([r["L"] for r in rows], float)
         limits_to_data(ax2, x=all_L)
@@ -444,9 +446,10 @@ VERDICT_KEY = "candidates"
 
 
 def plot_candidates(config, numbers: dict, out_paths, verdicts: list[dict] | None = None) -> None:
-    """(a) Steps to 2/√d against L per family (SGD seed mean as markers, the ODE as lines);
-    (b) the gains, each with its measured law, and the paper's L² (dashed). First line: the
-    finding of the verdict row keyed "candidates" among ``verdicts`` (none without it)."""
+    """(a) Steps to the authors' escape level (:data:`ssi.escape.AUTHORS`) against L per family
+    (SGD seed mean as markers, the ODE as lines); (b) the gains, each with its measured law, and
+    the paper's L² (dashed). First line: the finding of the verdict row keyed "candidates" among
+    ``verdicts`` (none without it)."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
@@ -468,7 +471,7 @@ def plot_candidates(config, numbers: dict, out_paths, verdicts: list[dict] | Non
         xs.append(np.asarray(f["Ls"], float))
         ys += [np.asarray(f["steps_sgd"], float), np.asarray(f["steps_ode"], float)]
     limits_to_data(ax, x=np.concatenate(xs), y=np.concatenate(ys))
-    ax.set(xscale="log", yscale="log", xlabel="$L$", ylabel="steps to 2/√d\nseed mean")
+    ax.set(xscale="log", yscale="log", xlabel="$L$", ylabel=f"steps to {AUTHORS.level_text()}\nseed mean")
     ax.set_title(r"each network at its ODE-best $\eta$")
     plain_log_ticks(ax)
     gain_handles, xs, ys = [], [], []

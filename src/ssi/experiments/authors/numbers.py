@@ -19,7 +19,7 @@ from ..phase_switch import switch_omega
 
 # --- numbers ---------------------------------------------------------------------------------------
 def point_row(spec: dict, student: str, value, steps, ov, e, ode_point: dict) -> dict:
-    """Numbers of one point from its replicates: crossings of the seed mean (2/√d and MACRO, a
+    """Numbers of one point from its replicates: crossings of the seed mean (AUTHORS and MACRO, a
     flagged start counted as no crossing: authors_crossings), final overlaps, shares; C5 shares."""
     d = int(spec["d"])
     steps = np.asarray(steps, float)

@@ -1,8 +1,8 @@
 """Which learning-rate protocol or target normalisation gives the authors' gain ∝ L² (the ODE).
 
 At the SIE-2 settings of square-sequencelength-{plain,tied} (d = 1000, their η = 2·10⁻⁴ with torch
-MSE, ReLU students, overlapped start, escape at 2/√d), the ODE's escape steps of the tied and the
-untied network for L = 1..10:
+MSE, ReLU students, overlapped start, escape at the authors' level :data:`ssi.escape.AUTHORS`), the
+ODE's escape steps of the tied and the untied network for L = 1..10:
 
 * A. their protocol (tied η·√L, untied η) on every normalisation of Σh₂ in their function list;
 * B. candidate (i): each network at its own ODE-best η, the tied network being the trace attention

@@ -10,7 +10,7 @@ from ... import escape
 from ...problems import Problem
 
 EXPERIMENT = "authors"
-#: the escape level of the crossing numbers besides the authors' 2/√d (ssi.escape.AUTHORS_MACRO)
+#: the crossing numbers' macroscopic escape level, beside the authors' early one (ssi.escape.AUTHORS_MACRO)
 MACRO = escape.AUTHORS_MACRO.value()
 #: C5: a run has left (0, 0) when √(m² + e²) reaches this at the end (ssi.escape.AUTHORS_LEFT_ORIGIN)
 ESCAPED = escape.AUTHORS_LEFT_ORIGIN.value()

@@ -16,8 +16,9 @@ Every verdict is one of :data:`ssi.verdicts.VERDICTS`, decided by the one rule o
 :mod:`ssi.verdicts` (interval at most half the distance between the alternatives wide, at least half
 of the runs escaped); "n/a" marks a file no claim rests on.
 
-* C4 gain T_untied/T_tied at the seed-mean crossing of 2/√d: the paper says ∝ L at SIE 1 and
-  ∝ L² at SIE 2. :func:`ssi.verdicts.exponent_verdict`: "reproduced" when the claimed exponent is
+* C4 gain T_untied/T_tied at the seed-mean crossing of the authors' escape level
+  (:data:`ssi.escape.AUTHORS`): the paper says ∝ L at SIE 1 and ∝ L² at SIE 2.
+  :func:`ssi.verdicts.exponent_verdict`: "reproduced" when the claimed exponent is
   inside the 95 % bootstrap interval, "differs" when it is outside, "undecided" when the interval
   is wider than 0.5 (half the distance between L and L²) or there is no interval. A crossing from a start already near the level does not count
   (ssi.experiments.authors.crossings: seed-mean start ≥ level/√2); such points are left out of
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import math
 
+from ...escape import AUTHORS
 from ...verdicts import DIFFERS, MIN_ESCAPED, REPRODUCED, UNDECIDED, exponent_verdict
 
 #: standard errors of the seed mean that put a null-target run on one side of the noise level
@@ -97,7 +99,7 @@ def _gain_verdict(spec: dict, g: dict, scalings: list[str], seeds: int) -> tuple
     basis = decided if decided else g
     x, lo, hi, ode = basis.get("exponent"), basis.get("low"), basis.get("high"), g.get("ode_exponent")
     if not _finite(x):
-        return "n/a", "no gain defined (a network never reached 2/√d)"
+        return "n/a", f"no gain defined (a network never reached {AUTHORS.level_text()})"
     agrees = exponent_verdict(x, lo, hi, claimed, name="gain exponent").word
     as_run = f"{_fit_text(g, seeds_said=bool(decided))}{_excluded_text(g)}"
     if decided:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ...escape import AUTHORS, AUTHORS_MACRO
 
 START = "<!-- tied_untied_theory:start (generated from figures/numbers/tied_untied_theory.json; do not edit) -->"
 END = "<!-- tied_untied_theory:end -->"
@@ -61,7 +62,8 @@ def markdown(numbers) -> str:
     gap = max(abs(r[f"exponent_ode{w}_macro"] - r[f"exponent_ode{w}_authors"]) for r in numbers["comparisons"]
               for w in ("", "_small") if r[f"exponent_ode{w}_macro"] is not None)
     out = [f"**{numbers['answer']}**", "",
-           f"Escape from m₀ = d^(−½) to 2/√d at d = {numbers['d']} (the exponents at the macroscopic 0.5 are "
+           f"Escape from m₀ = d^(−½) to {AUTHORS.level_text()} at d = {numbers['d']} (the exponents at the "
+           f"macroscopic {AUTHORS_MACRO.level_text()} are "
            f"in the numbers file; they differ from these by at most {gap:.2f}); fixed-η protocols at "
            f"η = {numbers['lr']:g} (the "
            f"authors' 2·10⁻⁴ with their (y − ŷ)² loss), the square-vs-attention one at "
@@ -99,7 +101,8 @@ def markdown(numbers) -> str:
             f"(a fixed-η number; the η → 0 law L²β₂(L)/2 has local exponent "
             f"{_f(rows['square_over_attention'].get('exponent_lr0'))} there, → L^(1/2) up to logarithms).",
             f"- **best η**: A/ν₀ is within {100 * check['authors']:.1f} % of the ODE's numerical minimiser at "
-            f"2/√d (every normalisation, every L of the grid); at 0.5 the leading A/ν₀ is off by up to "
+            f"{AUTHORS.level_text()} (every normalisation, every L of the grid); at {AUTHORS_MACRO.level_text()} "
+            "the leading A/ν₀ is off by up to "
             f"{100 * check['macro_leading']:.0f} % and the first-order formula by {100 * check['macro']:.1f} %."]
     return "\n".join(out) + "\n"
 
