@@ -100,7 +100,10 @@ def _board(ax, rows):
     words.set_ylim(ax.get_ylim())
     words.set_yticks(y, [r["verdict"] for r in rows], fontsize=6.5, fontweight="bold")
     words.tick_params(length=0)
-    words.set_ylabel("verdict", fontsize=6.5)
+    # the words' axis label heads their column (horizontal, above the first row), where a rotated
+    # label would float to the right of the longest word
+    words.set_ylabel("verdict", fontsize=6.5, rotation=0, ha="left", va="bottom")
+    words.yaxis.set_label_coords(1.0, 1.0)
     for label, r in zip(words.get_yticklabels(), rows):
         label.set_color("k" if r["verdict"] == "undecided" else text_colour(VERDICT_STYLE[r["verdict"]][0]))
     for side in (*ax.spines.values(), *words.spines.values()):
