@@ -37,6 +37,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+from matplotlib.backend_bases import RendererBase
 from matplotlib.collections import Collection, LineCollection, PathCollection, QuadMesh
 from matplotlib.colors import BoundaryNorm, ListedColormap, to_rgba
 from matplotlib.contour import ContourSet
@@ -45,9 +46,9 @@ from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
 from matplotlib.markers import MarkerStyle
 from matplotlib.offsetbox import DrawingArea, OffsetBox, TextArea
-from matplotlib.patches import FancyArrowPatch, Patch
+from matplotlib.patches import FancyArrowPatch, Patch, Rectangle
 from matplotlib.text import Text
-from matplotlib.transforms import Bbox
+from matplotlib.transforms import Bbox, IdentityTransform
 
 
 from ssi.legibility import MIN_CONTRAST, contrast_ratio, covered_by, linear_rgb
@@ -126,6 +127,17 @@ def closest_pair(colours, visions=VISIONS):
 
 
 # --- the checks ---------------------------------------------------------------------------------
+def _titles(ax) -> list[Text]:
+    """The three title texts of ``ax`` (centre, left, right): the Text children of ``ax`` that are
+    not among ``ax.texts``. Their strings must be those of ``ax.get_title(loc)``, or this raises:
+    a matplotlib that held other texts there would otherwise change the checks silently."""
+    own = {id(t) for t in ax.texts}
+    titles = [c for c in ax.get_children() if isinstance(c, Text) and id(c) not in own]
+    if sorted(t.get_text() for t in titles) != sorted(ax.get_title(loc) for loc in ("center", "left", "right")):
+        raise RuntimeError(f"the Text children of {ax!r} are not its three titles")
+    return titles
+
+
 def _visible_texts(fig, renderer):
     """(text object, display box) of every drawn, non-empty text of ``fig``."""
     out = []
@@ -143,15 +155,15 @@ def _visible_texts(fig, renderer):
                     for label in (tick.label1, tick.label2):
                         if label.get_visible() and label.get_text():
                             out.append(label)
-        out += [t for t in (ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label)
-                if t.get_visible() and t.get_text()]
+        out += [t for t in (*_titles(ax), ax.xaxis.label, ax.yaxis.label) if t.get_visible() and t.get_text()]
         out += [t for t in ax.texts if t.get_visible() and t.get_text()]
     for legend in _legends(fig):
         if legend.get_visible():
             out += [t for t in legend.get_texts() + [legend.get_title()] if t.get_visible() and t.get_text()]
+    # the suptitle among them: Figure.suptitle makes its Text with Figure.text
+    if fig.get_suptitle() and not any(t.get_text() == fig.get_suptitle() for t in fig.texts):
+        raise RuntimeError("the suptitle of the figure is not among its texts")
     out += [t for t in fig.texts if t.get_visible() and t.get_text()]
-    if fig._suptitle is not None and fig._suptitle.get_visible() and fig._suptitle.get_text():
-        out.append(fig._suptitle)
     unique = list({id(t): t for t in out}.values())
     return [(t, t.get_window_extent(renderer)) for t in unique]
 
@@ -217,7 +229,7 @@ def _axes_name(ax) -> str:
 
 def _check_axes(ax) -> list[str]:
     out = []
-    for title in (ax.title, ax._left_title, ax._right_title):
+    for title in _titles(ax):
         if "\n" in title.get_text():
             out.append(f"title {_describe(title)} has more than one line")
     ylabel = ax.yaxis.label
@@ -318,6 +330,50 @@ def _dash(pattern):
     return None if not pattern[1] else tuple(round(float(x), 2) for x in pattern[1])
 
 
+class _DashRecorder(RendererBase):
+    """A renderer that draws nothing and keeps the (offset, dashes) of the last path handed to it
+    (a dashed line with a gap colour draws its gaps first)."""
+
+    def __init__(self):
+        super().__init__()
+        self.dashes = None
+
+    def draw_path(self, gc, path, transform, rgbFace=None):
+        self.dashes = gc.get_dashes()
+
+    def draw_markers(self, *args, **kwargs):
+        pass
+
+
+def _unscaled_dashes(artist) -> list:
+    """The (offset, dashes) patterns of ``artist`` before scaling by its line width: one for a
+    Line2D or a Patch, one per item for a Collection (its line styles, not cycled to its widths).
+
+    matplotlib has no getter for them (``Line2D.get_linestyle()`` says ``'--'`` for every
+    (offset, dashes) tuple, (0, None) too; a Collection's ``get_linestyle()`` is scaled by its
+    widths), so a blank artist of the kind takes the artist's properties (``update_from``, as a
+    legend key does) at line width 1, where scaling changes nothing: a
+    collection then tells its patterns (``get_linestyle``); a line or a patch draws on a renderer
+    that keeps the dashes of its graphics context (``GraphicsContextBase.get_dashes``)."""
+    if isinstance(artist, Collection):
+        blank = Collection()
+        blank.update_from(artist)
+        blank.set_linewidth(1)
+        return list(blank.get_linestyle())
+    if isinstance(artist, Line2D) and artist.get_linestyle() in _NO_LINE:
+        return [(0, None)]                # draws no line (matplotlib keeps it as solid)
+    blank = Line2D([0, 1], [0, 0]) if isinstance(artist, Line2D) else Rectangle((0, 0), 1, 1)
+    blank.update_from(artist)
+    blank.set(linewidth=1, visible=True, path_effects=[], transform=IdentityTransform())
+    if isinstance(blank, Patch):
+        blank.set_edgecolor("k")          # a patch with no edge colour draws no dashes
+    recorder = _DashRecorder()
+    blank.draw(recorder)
+    if recorder.dashes is None:
+        raise RuntimeError(f"{artist!r} drew no line: its dash pattern is unknown")
+    return [recorder.dashes]
+
+
 def _shape(path):
     """Comparable, scale-free form of a marker path."""
     vertices = np.asarray(path.vertices, float)
@@ -364,7 +420,7 @@ def _line_marks(line: Line2D, needs_data: bool = True) -> list[tuple]:
     if n >= 2 and line.get_linestyle() not in _NO_LINE and line.get_linewidth() > 0:
         colour = _rgb8(line.get_color(), alpha)
         if colour is not None:
-            marks.append(("line", _dash(line._unscaled_dash_pattern), colour))
+            marks.append(("line", _dash(_unscaled_dashes(line)[0]), colour))
     if n >= 1 and line.get_marker() not in _NO_MARKER and line.get_markersize() > 0:
         ident = _marker_identity(to_rgba(line.get_markerfacecolor(), alpha),
                                  to_rgba(line.get_markeredgecolor(), alpha), line.get_markeredgewidth())
@@ -472,7 +528,7 @@ class _Drawn:
             for shape in {_shape(p) for p in coll.get_paths()}:
                 self.markers.update(("marker", shape, fl, c) for fl, c in idents)
         elif isinstance(coll, LineCollection) or (isinstance(coll, ContourSet) and not coll.filled):
-            dashes = {_dash(p) for p in coll._us_linestyles}
+            dashes = {_dash(p) for p in _unscaled_dashes(coll)}
             for c in {tuple(int(x) for x in row) for row in e8[shown_edge]}:
                 self.lines.update(("line", d, c) for d in dashes)
 
@@ -486,7 +542,7 @@ class _Drawn:
         if edge is not None:
             self.add_colours([edge])
             if isinstance(patch, FancyArrowPatch) or not patch.get_fill():
-                self.lines.add(("line", _dash(patch._unscaled_dash_pattern), edge))
+                self.lines.add(("line", _dash(_unscaled_dashes(patch)[0]), edge))
         if patch.get_hatch():
             self.hatches.add(patch.get_hatch())
 
@@ -549,7 +605,7 @@ def _key_marks(artists) -> list[tuple]:
                     marks += [("marker", _shape(p), *ident) for p in artist.get_paths()[:1]]
             elif isinstance(artist, LineCollection):
                 if edge:
-                    marks.append(("line", _dash(artist._us_linestyles[0]), edge))
+                    marks.append(("line", _dash(_unscaled_dashes(artist)[0]), edge))
             elif face or edge:
                 marks.append(("colour", artist.get_hatch() or None, face or edge))
     return marks
@@ -606,6 +662,32 @@ def _is_colorbar(ax) -> bool:
     return ax.get_label() == "<colorbar>"
 
 
+def _twins(ax) -> list:
+    """``ax`` and the Axes twinned with it (``twinx``, ``twiny``, and their twins in turn): the Axes
+    that share its x or y axis in its place. Axes sharing an axis in another place
+    (``plt.subplots(sharex=True)``, an inset) are not twins.
+
+    In its place: the same subplot spec, or, when a colour bar has taken part of the cell (without
+    a layout engine it puts the axes into a grid inside its cell, its twin staying), the same
+    top-level cell and overlapping; axes placed without a subplot spec, the same position."""
+    def same_place(a, b) -> bool:
+        spec_a, spec_b = a.get_subplotspec(), b.get_subplotspec()
+        if spec_a is None or spec_b is None:
+            return bool(np.allclose(a.get_position().bounds, b.get_position().bounds, rtol=0, atol=1e-9))
+        if spec_a == spec_b:
+            return True
+        common = Bbox.intersection(a.get_position(), b.get_position())
+        return (spec_a.get_topmost_subplotspec() == spec_b.get_topmost_subplotspec() and common is not None
+                and common.width > 1e-9 and common.height > 1e-9)
+
+    group = [ax]
+    for a in group:                       # grows as twins are found
+        for b in (*a.get_shared_x_axes().get_siblings(a), *a.get_shared_y_axes().get_siblings(a)):
+            if all(b is not g for g in group) and same_place(a, b):
+                group.append(b)
+    return group
+
+
 def legend_entry_problems(fig) -> list[str]:
     """Legend entries whose key matches nothing drawn with data, one sentence each.
 
@@ -649,7 +731,7 @@ def legend_entry_problems(fig) -> list[str]:
             continue
         axes, where = panels, "figure legend"
         if legend.axes is not None:
-            axes = [a for a in legend.axes._twinned_axes.get_siblings(legend.axes) if a.get_visible()]
+            axes = [a for a in _twins(legend.axes) if a.get_visible()]
             where = f"legend of {_axes_name(legend.axes)}"
         drawn = None
         for label, artists in legend_entries(legend):
