@@ -62,8 +62,8 @@ def decades_table(numbers) -> str:
 def escapes_table(numbers) -> str:
     """Per case, d and engine: the escape steps (replicate mean of the overlap reaching the level)
     at both levels against the ODE's, and the bootstrap resamples whose mean had not crossed."""
-    lines = ["| SIE | d | engine | early: SGD / ODE (steps) | 0.5: SGD / ODE (steps) | SGD / ODE | "
-             "resamples not crossed (of the bootstrap) |", "|---|---|---|---|---|---|---|"]
+    lines = [f"| SIE | d | engine | early: SGD / ODE (steps) | {_level(numbers, 'macro')}: SGD / ODE (steps) | "
+             "SGD / ODE | resamples not crossed (of the bootstrap) |", "|---|---|---|---|---|---|---|"]
     for r in numbers["rows"]:
         ratio = r["macro_steps"] / r["macro_ode"] if r["macro_ode"] else float("nan")
         lines.append(f"| {r['case'].replace('sie', '')} | {r['d']} | {r['engine']} | {steps_text(r['early_steps'])} / "
