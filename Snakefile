@@ -98,6 +98,7 @@ else:
     include: "workflow/rules/reproducibility.smk"
     include: "workflow/rules/verdicts.smk"
     include: "workflow/rules/audit.smk"
+    include: "workflow/rules/pages.smk"
 
     #: what `snakemake` makes (rule all)
     TARGETS = FIGURES + FIGURE_DATA + [f"{F}/MANIFEST.sha256", f"{F}/CLAIMS.md"] + REPORT_NUMBERS

@@ -3,7 +3,7 @@
 Run as ``python benchmarks/engines.py [--quick]`` from the repository root (``src/`` is put on
 the path if ``ssi`` is not installed). Prints three tables and writes
 ``benchmarks/results/engines.json`` (committed: the documentation quotes its rates through
-``python -m ssi.docgen``). Single-threaded (BLAS/OpenMP/numba/torch thread
+``snakemake pages``). Single-threaded (BLAS/OpenMP/numba/torch thread
 pools pinned to 1 before anything is imported). Takes ~3 min on 2 cores (``--quick``: ~1 min).
 
 1. Steps per second per core at d = 10³, 10⁴, 10⁵ for three problems — L = 2 attention with

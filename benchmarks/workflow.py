@@ -1,6 +1,6 @@
 """Wall time and job-seconds of a workflow run, per rule family: writes benchmarks/results/workflow.json.
 
-The documentation quotes every time of a run from that file (``python -m ssi.docgen``), never by
+The documentation quotes every time of a run from that file (``snakemake pages``), never by
 hand. Three ways to fill it:
 
 ``python benchmarks/workflow.py run --configfile config/quick.yaml [--cold] [--cores 2]``

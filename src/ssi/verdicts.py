@@ -40,7 +40,7 @@ one by one otherwise (:func:`claim_verdict`).
 The file
 --------
 Every verdict is written once, to ``<figures>/VERDICTS.json`` (:func:`verdict_file`, by the
-workflow's rule ``verdicts`` and by ``python -m ssi.docgen``, from the committed numbers files):
+workflow's rules ``verdicts`` and ``pages``, from the committed numbers files):
 one entry per claim row with its claim, row, what the paper says, what was measured, the interval,
 the verdict and its reason, and the claims' verdicts. The README's headline and tables,
 figures/CLAIMS.md, the authors' table, the summary figure and the notebooks read it.

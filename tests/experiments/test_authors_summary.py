@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from ssi.docgen.sources import none_to_nan
+from pagegen.sources import none_to_nan
 from ssi.experiments.authors import summary as summary
 
 ROOT = Path(__file__).resolve().parents[2]

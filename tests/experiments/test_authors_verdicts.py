@@ -105,7 +105,9 @@ def test_every_authors_file_has_a_verdict_and_a_readme_row():
     authors.none_to_nan(numbers)
     default = {p.stem: json.loads(p.read_text()) for p in (ROOT / "figures/numbers").glob("*.json")}
     readme = (ROOT / "README.md").read_text()
-    block = readme[readme.index(authors_summary.START):readme.index(authors_summary.END)]
+    from pagegen import markers
+
+    block = readme[readme.index(markers.AUTHORS[0]):readme.index(markers.AUTHORS[1])]
     for name, spec in config["authors"]["experiments"].items():
         agrees, why = av.verdict(name, config, numbers, default)
         assert agrees in (*VERDICTS, "n/a")

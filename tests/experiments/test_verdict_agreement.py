@@ -21,7 +21,7 @@ import yaml
 
 from ssi import verdicts
 from ssi.experiments import claims, notebook, summary
-from ssi.experiments.authors import summary as authors_summary
+from pagegen import markers
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER = ROOT / "figures" / "VERDICTS.json"
@@ -53,7 +53,7 @@ def disagreements(content: dict, readme: str, claims_md: str, panel_words: dict,
     ``notebook_words``: row label -> word as the notebooks show."""
     problems = []
     rows = {e["row"]: e["verdict"] for e in content["rows"]}
-    for where, table in (("README claims table", _table_verdicts(_block(readme, claims.START, claims.END))),
+    for where, table in (("README claims table", _table_verdicts(_block(readme, *markers.CLAIMS))),
                          ("figures/CLAIMS.md", _table_verdicts(claims_md))):
         for row, word in rows.items():
             if table.get(row) != word:
@@ -137,7 +137,7 @@ def test_the_check_catches_the_old_three_words_for_c4():
     readme = re.sub(r"(<!-- gen:finding -->).*?(<!-- /gen -->)", lambda m: m.group(1) + old_head + m.group(2),
                     readme, flags=re.S)
     row = next(e["row"] for e in content["rows"] if e["claim"] == "C4" and e["verdict"] == "undecided")
-    table = _block(readme, claims.START, claims.END)
+    table = _block(readme, *markers.CLAIMS)
     line = next(x for x in table.splitlines() if x.startswith(f"| {row} |"))
     readme = readme.replace(line, line.replace("**undecided**", "**reproduced**"))
     panels = _panel_words(content)
@@ -154,7 +154,7 @@ def test_the_authors_tables_agree_with_their_verdict_file():
     content = verdicts.load(AUTHORS)
     config = yaml.safe_load((ROOT / "config" / "authors.yaml").read_text())
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = _table_verdicts(_block(readme, authors_summary.START, authors_summary.END))
+    table = _table_verdicts(_block(readme, *markers.AUTHORS))
     page = _table_verdicts((ROOT / "figures" / "authors" / "CLAIMS.md").read_text(encoding="utf-8"))
     experiments = config["authors"]["experiments"]
     problems = []

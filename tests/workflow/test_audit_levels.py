@@ -235,12 +235,14 @@ def test_timings_are_read_defensively(tmp_path):
 
 
 def test_times_in_docs_are_the_generated_ones():
-    """docs/workflow.md's times table is what ssi.docgen writes from the
+    """docs/workflow.md's times table is what `snakemake pages` writes from the
     timings files now (a time typed by hand, or a stale one, fails)."""
+    from pagegen import markers
+
     text = (ROOT / "docs/workflow.md").read_text()
-    start, end = text.index(preflight.TIMES_START), text.index(preflight.TIMES_END)
-    assert text[start + len(preflight.TIMES_START):end].strip() == preflight.times_table(ROOT).strip(), \
-        "docs/workflow.md is stale: run `python -m ssi.docgen`"
+    start, end = text.index(markers.TIMES[0]), text.index(markers.TIMES[1])
+    assert text[start + len(markers.TIMES[0]):end].strip() == preflight.times_table(ROOT).strip(), \
+        "docs/workflow.md is stale: run `snakemake pages --cores 1`"
 
 
 # --- on the session's quick run: (a) and (c) as documented, the toy run as written ----------------

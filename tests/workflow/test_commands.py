@@ -40,7 +40,7 @@ PLANNED_ELSEWHERE = ("README.md", "docs/workflow.md")
 PROGRAMS = ("snakemake", "python", "python3", "sha256sum", "pip", "conda", "pytest", "jupyter",
             "requirements/compile.sh")
 #: commands that run for minutes or write committed pages: run with --help instead
-LONG = ("python -m ssi.docgen", "python benchmarks/", "python notebooks/")
+LONG = ("python benchmarks/", "python notebooks/")
 #: what marks a placeholder in a command
 PLACEHOLDER = re.compile(r"…|\b[A-Z]{4,}\b(?!\.)|<[^>]*>")
 #: placeholders a command is run with

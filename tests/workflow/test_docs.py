@@ -10,8 +10,9 @@
 * reference, not diary: no "session", "developer", "helper", "issue N", "item N" in README.md,
   docs/ and config/;
 * the README's claims table and the authors' table have a verdict column and short measured cells;
-* every generated page is what ``python -m ssi.docgen`` makes from the committed files, and no page
-  quotes a time, rate or count of jobs/tests outside a generated span.
+* every generated page is what ``snakemake pages`` makes from the committed files (its template
+  under workflow/templates/ named on its first line), and no template quotes a time, rate or count
+  of jobs/tests outside a generated span.
 """
 from __future__ import annotations
 
@@ -117,8 +118,9 @@ def test_readme_is_a_front_door():
     size = readme.stat().st_size
     assert size <= 15_000, f"README.md is {size} bytes (limit 15,000): move detail to docs/"
     text = readme.read_text(encoding="utf-8")
-    from ssi.experiments.claims import END, START
-    assert text.count(START) == 1 and text.count(END) == 1 and text.index(START) < text.index(END)
+    from pagegen.markers import CLAIMS
+    start, end = CLAIMS
+    assert text.count(start) == 1 and text.count(end) == 1 and text.index(start) < text.index(end)
 
 
 #: the longest table row a page may have, in characters (a referee reads each row on one screen)
@@ -201,18 +203,18 @@ def check_verdict_table(text: str, start: str, end: str, allowed: set[str]) -> l
 
 def test_readme_claims_table_has_verdicts_and_short_cells():
     from ssi.experiments.claim_text import VERDICTS
-    from ssi.experiments.claims import END, START
+    from pagegen.markers import CLAIMS
 
-    problems = check_verdict_table((ROOT / "README.md").read_text(encoding="utf-8"), START, END, set(VERDICTS))
+    problems = check_verdict_table((ROOT / "README.md").read_text(encoding="utf-8"), *CLAIMS, set(VERDICTS))
     assert not problems, "\n".join(problems)
 
 
 def test_readme_authors_table_has_verdicts_and_short_cells():
-    from ssi.experiments.authors import summary as authors_summary
+    from pagegen.markers import AUTHORS
     from ssi.experiments.claim_text import VERDICTS
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    problems = check_verdict_table(text, authors_summary.START, authors_summary.END, set(VERDICTS) | {"n/a"})
+    problems = check_verdict_table(text, *AUTHORS, set(VERDICTS) | {"n/a"})
     assert not problems, "\n".join(problems)
 
 
@@ -225,13 +227,14 @@ QUOTED_FIGURE = re.compile(_NUMBER + r"\s?" + _UNIT + r"(?![\w/])")
 
 
 def hand_quoted_figures(root: Path) -> list[str]:
-    """"page:line: figure" for every time, rate or count quoted outside the generated spans."""
-    from ssi.docgen.markers import strip_generated
-    from ssi.docgen.pages import markdown_pages, whole_pages
+    """"page:line: figure" for every time, rate or count quoted outside the generated spans of a
+    page that Python does not write whole (README.md and docs/, rendered from a template or not)."""
+    from pagegen.markers import strip_generated
+    from pagegen.pages import whole_pages
 
     whole = set(whole_pages(root))
     hits = []
-    for page in markdown_pages(root):
+    for page in [root / "README.md", *sorted((root / "docs").rglob("*.md"))]:
         if page in whole:
             continue
         text = strip_generated(page.read_text(encoding="utf-8"))
@@ -251,16 +254,34 @@ def test_quoted_figure_pattern():
 @pytest.mark.parametrize("page", ["README.md", "docs"])
 def test_no_page_quotes_a_time_by_hand(page):
     hits = [h for h in hand_quoted_figures(ROOT) if h.startswith(page)]
-    assert not hits, ("times, rates and counts come from benchmarks/results/ through `python -m ssi.docgen` "
+    assert not hits, ("times, rates and counts come from benchmarks/results/ through `snakemake pages` "
                       "(<!-- gen:... --> spans), never typed:\n" + "\n".join(hits))
 
 
 def test_generated_pages_are_up_to_date():
-    """README.md, docs/ and figures/**/CLAIMS.md are what `python -m ssi.docgen` makes of the committed files."""
-    from ssi.docgen.pages import stale
+    """README.md, docs/ and figures/**/CLAIMS.md are what `snakemake pages` makes of the committed files."""
+    from pagegen.pages import stale
 
     out = [str(p.relative_to(ROOT)) for p in stale(ROOT)]
-    assert not out, "out of date (run `python -m ssi.docgen`): " + ", ".join(out)
+    assert not out, "out of date (run `snakemake pages --cores 1`): " + ", ".join(out)
+
+
+def test_every_rendered_page_names_its_template():
+    """A rendered page starts by naming its template, and a page that quotes a generated span has
+    one: a page edited by hand where its template should have been (a span typed into
+    docs/results/two_phases.md, say) is caught."""
+    from pagegen.markers import GENERATED
+    from pagegen.pages import HEADER, templates, whole_pages
+
+    rendered = templates(ROOT)
+    problems = [f"{page.relative_to(ROOT)}: first line is not {HEADER.strip()!r}" for page, template in rendered.items()
+                if not page.read_text(encoding="utf-8").startswith(
+                    HEADER.format(template=template.relative_to(ROOT).as_posix()))]
+    whole = set(whole_pages(ROOT))
+    problems += [f"{page.relative_to(ROOT)}: generated spans but no template" for page in
+                 [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+                 if page not in rendered and page not in whole and GENERATED.search(page.read_text(encoding="utf-8"))]
+    assert not problems, "\n".join(problems)
 
 
 def test_design_registry_table_lists_every_name_of_ssi_list():

@@ -26,17 +26,11 @@ rule manifest:
         "../scripts/manifest.py"
 
 
-#: the README's claims table is written with the committed figures only (the default figures
-#: folder), in place (`update`: Snakemake does not delete it before the job)
-CLAIMS_README = {"readme": update("README.md")} if F == "figures" else {}
-
-
 rule claims:
     input:
         verdicts=f"{F}/VERDICTS.json",
     output:
         f"{F}/CLAIMS.md",
-        **CLAIMS_README,
     params:
         title=claims_title(config),
         view=config_view(*SECTIONS),

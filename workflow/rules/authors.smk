@@ -176,12 +176,10 @@ rule authors_numbers:
 
 
 #: the pages of the authors' experiments (docs/results/authors.md and its per-run tables,
-#: docs/results/authors_runs.md), written in place (`update`) as
-#: `python -m ssi.docgen` writes it, from the committed numbers: part of `all` with the committed
-#: figures folder of config/authors.yaml only. The README's table of these experiments is filled by
-#: `python -m ssi.docgen` with the README's other generated spans: README.md is the output of the
-#: paper config's `claims` rule, and a file with two writing rules (one per config) would have each
-#: config's run see the other's metadata and rerun its rule every time.
+#: docs/results/authors_runs.md), written in place (`update`) as `snakemake pages` writes them,
+#: from the committed numbers: part of `all` with the committed figures folder of
+#: config/authors.yaml only. The README's table of these experiments is rendered by `snakemake pages`
+#: with the rest of the README.
 AU_DOCS = ["docs/results/authors.md", "docs/results/authors_runs.md"] if F == "figures/authors" else []
 
 

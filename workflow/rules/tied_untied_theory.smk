@@ -38,14 +38,9 @@ rule tied_untied_theory:
     script:
         "../scripts/tied_untied_theory.py"
 
-#: the results page's generated block is written with the committed figures only (the default
-#: figures folder), in place (`update`: Snakemake does not delete it before the job)
-TUT_DOCS = {"docs": update("docs/results/tied_untied.md")} if F == "figures" else {}
-
 
 rule tied_untied_theory_numbers:
-    """The numbers file; with the default figures folder also the generated block of
-    docs/results/tied_untied.md (tied_untied_theory_docs), as the claims rule writes the README."""
+    """The numbers file (docs/results/tied_untied.md renders it: `snakemake pages`)."""
     input:
         TUT_RESULT,
         TUT_SGD,
@@ -54,7 +49,6 @@ rule tied_untied_theory_numbers:
         view=config_view("tied_untied_theory", "tied_untied"),
     output:
         f"{F}/numbers/tied_untied_theory.json",
-        **TUT_DOCS,
     log:
         f"{R}/logs/tied_untied_theory_numbers.log",
     conda:

@@ -1,6 +1,6 @@
 # %% [markdown]
 # # The pages that quote the authors' numbers: docs/results/authors.md and authors_runs.md
-# The same text as `python -m ssi.docgen` writes (ssi.docgen.pages; presentation in
+# The same text as `snakemake pages` writes (workflow/pagegen; presentation in
 # ssi.experiments.authors.summary), from the committed numbers.
 
 # %%
@@ -9,10 +9,14 @@ from ssi.job_process import start_job
 start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
 
 import os
+import sys
 from pathlib import Path
 
-from ssi.docgen.pages import generate
 from ssi.io import atomic_write_text
+
+# the page generator lives with the workflow, beside this script's folder
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parent))  # noqa: F821
+from pagegen.pages import generate  # noqa: E402
 
 # the repository holding this workflow
 pages = generate(Path(snakemake.scriptdir).resolve().parents[1])  # noqa: F821

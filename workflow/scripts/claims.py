@@ -9,15 +9,10 @@ start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process
 import os
 
 from ssi import verdicts
-from ssi.experiments.claims import claims_page, readme_table, update_readme
+from ssi.experiments.claims import claims_page
 from ssi.io import atomic_write_text
 
 content = verdicts.load(snakemake.input.verdicts)  # noqa: F821
 atomic_write_text(snakemake.output[0], claims_page(content, os.path.dirname(snakemake.output[0]),  # noqa: F821
                                                    title=snakemake.params.title))  # noqa: F821
-readme = snakemake.output.get("readme")  # noqa: F821
-if readme:
-    update_readme(readme, readme_table(content))
-atomic_write_text(snakemake.log[0],  # noqa: F821
-                  f"{snakemake.output[0]}: {len(content['rows'])} claims"  # noqa: F821
-                  + (f"; also written into {readme}\n" if readme else "\n"))
+atomic_write_text(snakemake.log[0], f"{snakemake.output[0]}: {len(content['rows'])} claims\n")  # noqa: F821

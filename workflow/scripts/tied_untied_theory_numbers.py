@@ -7,13 +7,8 @@ from ssi.job_process import start_job
 start_job()  # this job's process: Ctrl-C, numba's compilations (ssi.job_process)
 
 from ssi.experiments import tied_untied_theory
-from ssi.experiments.tied_untied_theory import docs as tied_untied_theory_docs
 from ssi.experiments.audit import write_numbers
 
 config = snakemake.params.view  # noqa: F821
 numbers = tied_untied_theory.summarise(config)
 write_numbers(snakemake.output[0], numbers, config, "tied_untied_theory")  # noqa: F821
-# the results page's generated block, declared only with the committed figures (the quick config
-# leaves the docs alone)
-if snakemake.output.get("docs"):  # noqa: F821
-    tied_untied_theory_docs.update(numbers, snakemake.output.docs)  # noqa: F821

@@ -1,5 +1,5 @@
 """Formatting shared by the generated tables of the result pages (``*_tables`` modules; only
-``python -m ssi.docgen`` imports them)."""
+the page generator, workflow/pagegen, imports them)."""
 from __future__ import annotations
 
 from .claim_text import finite, power_of_ten

@@ -2,7 +2,7 @@
 the numbers file of the authors' phase-diagram comparison (claim C5).
 
 Each function takes the parsed ``figures/numbers/authors_phase.json`` and returns markdown;
-``python -m ssi.docgen`` writes them into the page (``<!-- gen:authors-phase-table NAME -->``).
+``snakemake pages`` renders them into the page (``<!-- gen:authors-phase-table NAME -->``).
 The page's main tables (areas, disagreements, off-diagonal cells, verdicts) are
 :func:`ssi.experiments.authors_phase.markdown_tables`.
 """

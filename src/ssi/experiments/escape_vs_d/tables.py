@@ -1,7 +1,7 @@
 """The tables of docs/results/escape_vs_d.md, from the numbers file of claim C1.
 
 Each function takes the parsed ``figures/numbers/escape_vs_d.json`` and returns markdown;
-``python -m ssi.docgen`` writes them into the page (``<!-- gen:escape-vs-d-table NAME -->``).
+``snakemake pages`` renders them into the page (``<!-- gen:escape-vs-d-table NAME -->``).
 """
 from __future__ import annotations
 

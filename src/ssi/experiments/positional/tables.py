@@ -1,7 +1,7 @@
 """The tables of docs/results/positional.md, from the numbers file of claim C3.
 
 Each function takes the parsed ``figures/numbers/positional.json`` and returns markdown;
-``python -m ssi.docgen`` writes them into the page (``<!-- gen:positional-table NAME -->``).
+``snakemake pages`` renders them into the page (``<!-- gen:positional-table NAME -->``).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The tables of docs/results/semantic_positional.md, from the numbers file of claim C5.
 
 Each function takes the parsed ``figures/numbers/semantic_positional.json`` and returns markdown;
-``python -m ssi.docgen`` writes them into the page (``<!-- gen:semantic-positional-table NAME -->``).
+``snakemake pages`` renders them into the page (``<!-- gen:semantic-positional-table NAME -->``).
 """
 from __future__ import annotations
 

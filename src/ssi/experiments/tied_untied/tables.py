@@ -1,7 +1,7 @@
 """The tables of docs/results/tied_untied.md, from the numbers file of claim C4.
 
 Each function takes the parsed ``figures/numbers/tied_untied.json`` and returns a markdown table;
-``python -m ssi.docgen`` writes them into the page (``<!-- gen:tied-untied NAME -->``), so that the
+``snakemake pages`` renders them into the page (``<!-- gen:tied-untied NAME -->``), so that the
 page quotes the committed numbers and nothing typed by hand.
 """
 from __future__ import annotations

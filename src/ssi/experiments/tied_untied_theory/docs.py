@@ -1,14 +1,10 @@
 """The generated part of the C4-theory section of docs/results/tied_untied.md: tables and numbers
-from figures/numbers/tied_untied_theory.json (written by the numbers rule of the default config)."""
+from figures/numbers/tied_untied_theory.json (rendered into the page by ``snakemake pages``)."""
 from __future__ import annotations
 
 import math
 
 from ...escape import AUTHORS, AUTHORS_MACRO
-
-START = "<!-- tied_untied_theory:start (generated from figures/numbers/tied_untied_theory.json; do not edit) -->"
-END = "<!-- tied_untied_theory:end -->"
-DOC = "docs/results/tied_untied.md"
 
 
 def _f(v, spec=".2f"):
@@ -51,7 +47,7 @@ def student_table(numbers) -> list[str]:
 
 
 def markdown(numbers) -> str:
-    """The generated block (between :data:`START` and :data:`END`)."""
+    """The generated block of the page."""
     rows = {r["key"]: r for r in numbers["comparisons"]}
     check = numbers["best_lr_check"]
     drift = numbers["attention_drift_exponent"]
@@ -105,19 +101,4 @@ def markdown(numbers) -> str:
             "the leading A/ν₀ is off by up to "
             f"{100 * check['macro_leading']:.0f} % and the first-order formula by {100 * check['macro']:.1f} %."]
     return "\n".join(out) + "\n"
-
-
-def update(numbers, path=DOC) -> None:
-    """Rewrite the generated block of ``path``."""
-    from ..claims import update_readme
-
-    update_readme(path, markdown(numbers), START, END)
-
-
-def check(numbers, path=DOC) -> bool:
-    """True when the block of ``path`` is the one ``numbers`` generate."""
-    from pathlib import Path
-
-    text = Path(path).read_text()
-    return f"{START}\n{markdown(numbers)}{END}" in text
 

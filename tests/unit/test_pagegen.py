@@ -1,7 +1,8 @@
-"""The documentation generator and the workflow benchmark it reads.
+"""The page generator (workflow/pagegen) and the workflow benchmark it reads.
 
-* generated spans: filled from the registry of fragments, inline and as blocks, and stripped;
-  an unknown name is an error;
+* generated spans: inline and as blocks, stripped; an unknown fragment name is an error;
+* templates: rendered whole, each page headed by its template's name, a name the context does not
+  have is an error;
 * times in words from benchmarks/results/workflow.json, and "time not measured" when the file or
   the entry is absent;
 * benchmarks/workflow.py: one job per (rule, job hash) of a Snakemake metadata folder, jobs assigned
@@ -14,21 +15,36 @@ import importlib.util
 import json
 from pathlib import Path
 
+import jinja2
 import pytest
 
-from ssi.docgen import fragments, markers, timings
+from pagegen import fragments, markers, pages, timings
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_fill_and_strip():
-    text = "a <!-- gen:x 1 2 -->old<!-- /gen --> b\n<!-- gen:y -->\nold\nlines\n<!-- /gen -->\n"
-    out = markers.fill(text, lambda name, args: f"{name}:{','.join(args)}")
-    assert out == "a <!-- gen:x 1 2 -->x:1,2<!-- /gen --> b\n<!-- gen:y -->\n\ny:\n\n<!-- /gen -->\n"
-    assert markers.fill(out, lambda name, args: f"{name}:{','.join(args)}") == out        # idempotent
-    assert markers.strip_generated(out) == "a  b\n\n"
+def test_spans_blocks_and_strip():
+    inline, table = markers.span("x 1 2", "v"), markers.span("y", "\n| a |\n|---|\n")
+    assert inline == "<!-- gen:x 1 2 -->v<!-- /gen -->"
+    assert table == "<!-- gen:y -->\n\n| a |\n|---|\n\n<!-- /gen -->"
+    claims = markers.block(markers.CLAIMS, "| t |\n")
+    assert claims == f"{markers.CLAIMS[0]}\n| t |\n{markers.CLAIMS[1]}"
+    assert markers.strip_generated(f"a {inline} b\n{table}\n{claims}\n") == "a  b\n\n\n"
     with pytest.raises(ValueError, match="unknown generated span gen:nope"):
         fragments.render(ROOT, "nope", [])
+
+
+def test_templates_render_whole(tmp_path):
+    folder = tmp_path / pages.TEMPLATES / "docs"
+    folder.mkdir(parents=True)
+    (folder / "demo.txt.j2").write_text("# T\n\nit took {{ gen('run-time', 'c') }}.\n")
+    context = {"gen": lambda name, *args: markers.span(" ".join((name, *args)), "3 s")}
+    out = pages.render(tmp_path, context)
+    assert out == {tmp_path / "docs" / "demo.txt": pages.HEADER.format(template="workflow/templates/docs/demo.txt.j2")
+                   + "# T\n\nit took <!-- gen:run-time c -->3 s<!-- /gen -->.\n"}
+    (folder / "demo.txt.j2").write_text("{{ nowhere }}\n")
+    with pytest.raises(jinja2.UndefinedError, match="nowhere"):
+        pages.render(tmp_path, context)
 
 
 def write_workflow_json(root: Path, data: dict) -> None:

@@ -27,8 +27,8 @@ def numbers_files(root: Path, configfile: str) -> list[Path]:
 
 @functools.cache
 def _verdict_text(root: Path, configfile: str) -> str:
-    from .. import verdicts
-    from ..experiments.claims import verdict_content
+    from ssi import verdicts
+    from ssi.experiments.claims import verdict_content
 
     return verdicts.dumps(verdict_content(config(root, configfile), numbers_files(root, configfile)))
 

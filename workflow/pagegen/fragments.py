@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from ..experiments import registry
+from ssi.experiments import registry
 from . import sources, timings
 
 FRAGMENTS: dict[str, Callable[..., str]] = {}
@@ -89,7 +89,7 @@ def _bound_table(root):
 @fragment("registry")
 def registry_table(root=None) -> str:
     """Every registry name of :mod:`ssi.problems` by kind (``python -m ssi list`` gives the descriptions)."""
-    from .. import problems
+    from ssi import problems
 
     kinds = {"targets (`--target`)": problems.TARGETS, "students (`--student`)": problems.STUDENTS,
              "positional encodings (`--pe`)": problems.POSITIONAL_ENCODINGS,
@@ -112,7 +112,7 @@ def _verdicts(root):
 @fragment("verdict-rule")
 def _verdict_rule(root):
     """The decisiveness rule of :mod:`ssi.verdicts`, in words (its numbers from the module)."""
-    from .. import verdicts
+    from ssi import verdicts
 
     return verdicts.RULE
 
@@ -120,14 +120,14 @@ def _verdict_rule(root):
 @fragment("finding")
 def _finding(root):
     """The README's headline (≤ 60 words) from the paper config's verdict file (ssi.verdicts.headline)."""
-    from .. import verdicts
+    from ssi import verdicts
 
     return verdicts.headline(sources.verdicts(root))
 
 
 @fragment("authors-phase-tables")
 def _authors_phase_tables(root):
-    from ..experiments import authors_phase
+    from ssi.experiments import authors_phase
 
     path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "authors_phase.json"
     return authors_phase.markdown_tables(json.loads(path.read_text(encoding="utf-8")))
@@ -135,7 +135,7 @@ def _authors_phase_tables(root):
 
 @fragment("two-phases-table")
 def _two_phases_table(root):
-    from ..experiments import two_phases
+    from ssi.experiments import two_phases
 
     path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "two_phases.json"
     return two_phases.escape_table(json.loads(path.read_text(encoding="utf-8")))
