@@ -267,11 +267,13 @@ def test_renderings():
     rows = committed_rows()
     content = claims.verdict_content(yaml.safe_load((ROOT / "config" / "config.yaml").read_text()),
                                      sorted((ROOT / "figures" / "numbers").glob("*.json")))
-    readme = claims.readme_table(content)
+    from pagegen import pages
+
+    readme = pages.readme_claims_table(ROOT, content)
     header = next(line for line in readme.splitlines() if line.startswith("| claim"))
     assert header == "| claim | the paper says | measured | verdict | figure |"
     assert "|m|" not in readme.replace("\\|m\\|", "")          # every "|" inside a cell is escaped
-    page = claims.claims_page(content, "figures")
+    page = pages.claims_page(ROOT, content, "figures")
     assert "](escape_vs_d.png)" in page and "## Verdict rules" in page
     for row in rows:
         assert row["rule"] in page

@@ -66,12 +66,13 @@ def test_nothing_refers_outside_the_repository():
 
 
 def test_every_mentioned_markdown_document_exists():
-    """Every Markdown file name mentioned anywhere is a tracked file (by path, or at least by name)."""
+    """Every Markdown file name (or Markdown template, ``*.md.j2``) mentioned anywhere is a tracked file
+    (by path, or at least by name)."""
     paths = {p.relative_to(ROOT).as_posix() for p in FILES}
     names = {p.name for p in FILES}
     missing = []
     for path, text in text_files():
-        for mention in re.findall(r"(?<![\w/.-])((?:\.{0,2}/)?[\w./-]*\w\.md)\b", text):
+        for mention in re.findall(r"(?<![\w/.-])((?:\.{0,2}/)?[\w./-]*\w\.md(?:\.j2)?)\b", text):
             rel = (path.parent / mention).resolve()
             ok = (mention.lstrip("./") in paths or Path(mention).name in names
                   or (rel.is_relative_to(ROOT) and rel.relative_to(ROOT).as_posix() in paths))

@@ -6,23 +6,27 @@ Jinja2 templates under ``workflow/templates/`` (``docs/results/two_phases.md`` f
 
 * ``gen(NAME, ARG, …)``: the text of a fragment (:mod:`fragments`: a time, a table, a sentence,
   from the committed numbers, verdicts and timings), marked as a generated span (:mod:`markers`);
-* ``claims_table``, ``authors_table``: the README's claims table and the authors' table;
+* ``claims_table``, ``authors_table``: the README's claims table (``_claims_table.md.j2``) and the
+  authors' table;
 * ``times_table``: the times table of docs/workflow.md;
 * ``c4_theory``: the C4-theory block of docs/results/tied_untied.md.
 
-The verdict files, the claims pages and the authors' pages are written whole by Python
-(:mod:`ssi.verdicts`, :mod:`ssi.experiments.claims`, :mod:`ssi.experiments.authors.summary`).
+The claims pages of both configs are rendered from ``_claims.md.j2`` (:func:`claims_page`; a
+template whose name starts with "_" is a part, not a page). The verdict files and the authors'
+pages are written whole by Python (:mod:`ssi.verdicts`, :mod:`ssi.experiments.authors.summary`).
 """
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import jinja2
 
 from ssi.experiments import preflight
 from ssi.experiments.authors import summary as authors_summary
-from ssi.experiments.claims import claims_page, page_title, readme_table
+from ssi import verdicts
+from ssi.experiments import claims
 from ssi.experiments.tied_untied_theory import docs as c4_theory_docs
 
 from . import fragments, markers, sources
@@ -37,7 +41,8 @@ def templates(root: Path) -> dict[Path, Path]:
     """Rendered page -> its template, for every template under ``workflow/templates/``."""
     root = Path(root).resolve()
     folder = root / TEMPLATES
-    return {root / path.relative_to(folder).with_suffix(""): path for path in sorted(folder.rglob("*.j2"))}
+    return {root / path.relative_to(folder).with_suffix(""): path for path in sorted(folder.rglob("*.j2"))
+            if not path.name.startswith("_")}
 
 
 def _context(root: Path) -> dict:
@@ -49,7 +54,7 @@ def _context(root: Path) -> dict:
     theory = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "tied_untied_theory.json"
     return {
         "gen": lambda name, *args: markers.span(" ".join((name, *args)), fragments.render(root, name, list(args))),
-        "claims_table": markers.block(markers.CLAIMS, readme_table(content)),
+        "claims_table": markers.block(markers.CLAIMS, readme_claims_table(root, content)),
         "authors_table": markers.block(markers.AUTHORS, authors_summary.readme_table(
             authors_cfg, numbers, sources.default_numbers(root), words) if numbers else ""),
         "times_table": markers.block(markers.TIMES, preflight.times_table(root)),
@@ -58,13 +63,50 @@ def _context(root: Path) -> dict:
     }
 
 
+def _environment(root: Path) -> jinja2.Environment:
+    """The templates' environment: strict (an unknown name is an error), no escaping, and the
+    filters ``cell`` (a Markdown table cell), ``words`` (white space collapsed) and
+    ``relative_to`` (a repository path as a link from a page's folder)."""
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(root) / TEMPLATES),
+                                     undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
+    environment.filters.update(
+        cell=claims.cell, words=lambda text: " ".join(str(text).split()),
+        relative_to=lambda path, folder: os.path.relpath(path, folder) if folder not in ("", ".") else path)
+    return environment
+
+
+def readme_claims_table(root: Path, content: dict) -> str:
+    """The README's claims table (claim | the paper says | measured | verdict | figure) from the
+    verdict file ``content``."""
+    return _environment(root).get_template("_claims_table.md.j2").render(rows=content["rows"])
+
+
+def claims_page(root: Path, content: dict, page_dir: str, title: str = claims.TITLE) -> str:
+    """A claims page (figures/CLAIMS.md) from the verdict file ``content``: a table of every row
+    (its headline, verdict, figure and command; each row short), then the full measured text and
+    the verdict's reason of every row under a heading of its own, then the rules behind the
+    verdicts. ``page_dir``: the page's folder (its links to the figures are relative to it)."""
+    rows, seen = [], {}
+    for row in content["rows"]:
+        label = claims.cell(row["row"])
+        base = claims.anchor(label)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        rows.append({**row, "label": label, "anchor": base if n == 0 else f"{base}-{n}"})
+    rules: dict[str, list[str]] = {}
+    for row in content["rows"]:
+        rules.setdefault(row["rule"], []).append(row["row"])
+    return _environment(root).get_template("_claims.md.j2").render(
+        title=title, verdicts=content["verdicts"], terms=claims.TERMS_FULL, rows=rows, page_dir=page_dir,
+        rule_module=verdicts.__name__, rule=content["rule"], rules=rules)
+
+
 def render(root: Path, context: dict | None = None) -> dict[Path, str]:
-    """Rendered page -> its text, for every template (``context``: what the templates read,
-    default the repository's, :func:`_context`). A name a template reads that the context does
-    not have is an error."""
+    """Rendered page -> its text, for every template of a page (``context``: what the templates
+    read, default the repository's, :func:`_context`). A name a template reads that the context
+    does not have is an error."""
     root = Path(root).resolve()
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(root / TEMPLATES), undefined=jinja2.StrictUndefined,
-                                     keep_trailing_newline=True, autoescape=False)
+    environment = _environment(root)
     context = _context(root) if context is None else context
     return {page: HEADER.format(template=template.relative_to(root).as_posix())
             + environment.get_template(template.relative_to(root / TEMPLATES).as_posix()).render(context)
@@ -72,7 +114,7 @@ def render(root: Path, context: dict | None = None) -> dict[Path, str]:
 
 
 def whole_pages(root: Path) -> list[Path]:
-    """The pages Python writes whole, without a template (verdict files, claims pages, the authors' pages)."""
+    """The pages written whole without a page template of their own (verdict files, claims pages, the authors' pages)."""
     root = Path(root).resolve()
     paper, authors_cfg = (sources.config(root, sources.PAPER_CONFIG), sources.config(root, sources.AUTHORS_CONFIG))
     return [root / paper["figures_dir"] / "VERDICTS.json", root / authors_cfg["figures_dir"] / "VERDICTS.json",
@@ -88,7 +130,7 @@ def generate(root: Path) -> dict[Path, str]:
     paper, authors_cfg = (sources.config(root, sources.PAPER_CONFIG), sources.config(root, sources.AUTHORS_CONFIG))
     # the verdict files first; every page below reads its verdicts from them
     out[sources.verdict_path(root, sources.PAPER_CONFIG)] = sources.verdict_text(root, sources.PAPER_CONFIG)
-    out[root / paper["figures_dir"] / "CLAIMS.md"] = claims_page(sources.verdicts(root, sources.PAPER_CONFIG),
+    out[root / paper["figures_dir"] / "CLAIMS.md"] = claims_page(root, sources.verdicts(root, sources.PAPER_CONFIG),
                                                                  paper["figures_dir"])
     numbers = sources.authors_numbers(root)
     if numbers:
@@ -98,7 +140,7 @@ def generate(root: Path) -> dict[Path, str]:
         theirs = sources.verdicts(root, sources.AUTHORS_CONFIG)
         words = authors_summary.verdict_words(theirs)
         out[root / authors_cfg["figures_dir"] / "CLAIMS.md"] = claims_page(
-            theirs, authors_cfg["figures_dir"], title=page_title(authors_cfg))
+            root, theirs, authors_cfg["figures_dir"], title=claims.page_title(authors_cfg))
         run = timings.run_entry(root, sources.AUTHORS_CONFIG) or {}
         out[root / "docs" / "results" / "authors.md"] = authors_summary.results_page(
             authors_cfg, numbers, sources.default_numbers(root), run.get("experiments"), words=words)

@@ -29,6 +29,7 @@ rule manifest:
 rule claims:
     input:
         verdicts=f"{F}/VERDICTS.json",
+        template="workflow/templates/_claims.md.j2",
     output:
         f"{F}/CLAIMS.md",
     params:
