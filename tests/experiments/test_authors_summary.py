@@ -1,5 +1,6 @@
-"""The authors' tables in words (ssi.experiments.authors.summary): what is counted, and where the
-per-run tables are.
+"""The authors' tables in words (ssi.experiments.authors.summary, rendered by the page generator's
+templates; tests/workflow/test_docs.py checks the committed pages are what it renders): what is
+counted, and where the per-run tables are.
 
 * the files whose role in config/authors.yaml is "earlier version" (superseded by a later file of
   the same experiment) keep a row with their verdict but are left out of the counts, and the
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from pagegen import markers
 from pagegen.sources import none_to_nan
 from ssi.experiments.authors import summary as summary
 
@@ -28,6 +30,15 @@ def committed():
     numbers = none_to_nan(json.loads((ROOT / "figures" / "authors" / "numbers" / "authors.json").read_text()))
     default = {p.stem: json.loads(p.read_text()) for p in (ROOT / "figures" / "numbers").glob("*.json")}
     return config, numbers, default
+
+
+def committed_pages():
+    """The README's authors block, docs/results/authors.md and docs/results/authors_runs.md as committed."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start, end = markers.AUTHORS
+    block = readme[readme.index(start) + len(start):readme.index(end)]
+    return (block, (ROOT / "docs/results/authors.md").read_text(encoding="utf-8"),
+            (ROOT / "docs/results" / summary.RUNS_PAGE).read_text(encoding="utf-8"))
 
 
 def test_counts_leave_superseded_and_exploratory_rows_out():
@@ -55,9 +66,8 @@ def test_the_committed_earlier_versions_are_shown_but_not_counted():
     assert superseded, "config/authors.yaml has no earlier version: the test checks nothing"
     text = summary.counts_text(rows)
     assert f"Counted: {sum(1 for r in rows if r['kind'] == 'counted')} rows" in text
-    block = summary.readme_table(config, numbers, default)
+    block, page, _ = committed_pages()
     counted_table, rest = block.split(text)
-    page = summary.results_page(config, numbers, default)
     assert text in page
     for name in superseded:
         stem = experiments[name]["file"].removesuffix(".yaml")
@@ -69,8 +79,7 @@ def test_per_point_tables_are_on_the_runs_page():
     docs/results/authors_runs.md, which has one per experiment file."""
     config, numbers, default = committed()
     experiments = config["authors"]["experiments"]
-    page = summary.results_page(config, numbers, default)
-    runs = summary.runs_page(config, numbers)
+    _, page, runs = committed_pages()
     assert POINTS_COLUMN not in page
     assert runs.count(POINTS_COLUMN) == len(experiments)
     for group in summary.groups(config, numbers):

@@ -227,21 +227,24 @@ _UNIT = (r"(?:ms|µs|ns|s|sec|seconds?|min|minutes?|h|hours?|CPU-s|CPU-h|CPU-hou
 QUOTED_FIGURE = re.compile(_NUMBER + r"\s?" + _UNIT + r"(?![\w/])")
 
 
-def hand_quoted_figures(root: Path) -> list[str]:
-    """"page:line: figure" for every time, rate or count quoted outside the generated spans of a
-    page that Python does not write whole (README.md and docs/, rendered from a template or not)."""
-    from pagegen.markers import strip_generated
-    from pagegen.pages import whole_pages
+#: a Jinja2 expression, statement or comment of a template
+JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 
-    whole = set(whole_pages(root))
-    hits = []
-    for page in [root / "README.md", *sorted((root / "docs").rglob("*.md"))]:
-        if page in whole:
-            continue
-        text = strip_generated(page.read_text(encoding="utf-8"))
-        hits += [f"{page.relative_to(root)}:{n}: {m.group()!r}" for n, line in enumerate(text.splitlines(), 1)
-                 for m in QUOTED_FIGURE.finditer(line)]
-    return hits
+
+def hand_quoted_figures(root: Path) -> list[str]:
+    """"file:line: figure" for every time, rate or count typed by hand: in the text of a template
+    under workflow/templates/ (outside its expressions and statements), and in a page of README.md
+    or docs/ that has no template, outside its generated spans."""
+    from pagegen.markers import strip_generated
+    from pagegen.pages import TEMPLATES, templates, whole_pages
+
+    rendered, whole = set(templates(root)), set(whole_pages(root))
+    sources = [(path, JINJA.sub("", path.read_text(encoding="utf-8"))) for path in sorted((root / TEMPLATES).rglob("*.j2"))]
+    sources += [(page, strip_generated(page.read_text(encoding="utf-8")))
+                for page in [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+                if page not in rendered and page not in whole]
+    return [f"{path.relative_to(root)}:{n}: {m.group()!r}" for path, text in sources
+            for n, line in enumerate(text.splitlines(), 1) for m in QUOTED_FIGURE.finditer(line)]
 
 
 def test_quoted_figure_pattern():
@@ -252,7 +255,8 @@ def test_quoted_figure_pattern():
     assert not QUOTED_FIGURE.findall("SIE 2 at d = 10³, L = 1–32, 16 replicates, h₂(z), C4 s, t = 2.35, T = 3·10⁵ steps")
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs"])
+@pytest.mark.parametrize("page", ["workflow/templates/README.md", "workflow/templates/docs", "workflow/templates/_",
+                                  "docs"])
 def test_no_page_quotes_a_time_by_hand(page):
     hits = [h for h in hand_quoted_figures(ROOT) if h.startswith(page)]
     assert not hits, ("times, rates and counts come from benchmarks/results/ through `snakemake pages` "

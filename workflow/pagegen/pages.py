@@ -7,13 +7,15 @@ Jinja2 templates under ``workflow/templates/`` (``docs/results/two_phases.md`` f
 * ``gen(NAME, ARG, …)``: the text of a fragment (:mod:`fragments`: a time, a table, a sentence,
   from the committed numbers, verdicts and timings), marked as a generated span (:mod:`markers`);
 * ``claims_table``, ``authors_table``: the README's claims table (``_claims_table.md.j2``) and the
-  authors' table;
+  authors' table (``_authors_table.md.j2``);
+* ``authors``: the words and numbers of the authors' experiments;
 * ``times_table``: the times table of docs/workflow.md;
 * ``c4_theory``: the C4-theory block of docs/results/tied_untied.md.
 
 The claims pages of both configs are rendered from ``_claims.md.j2`` (:func:`claims_page`; a
-template whose name starts with "_" is a part, not a page). The verdict files and the authors'
-pages are written whole by Python (:mod:`ssi.verdicts`, :mod:`ssi.experiments.authors.summary`).
+template whose name starts with "_" is a part, not a page); the authors' pages and their README
+table read ``authors`` (:func:`ssi.experiments.authors.summary.page_context`). The verdict files
+are written by Python (:mod:`ssi.verdicts`).
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import jinja2
 
 from ssi.experiments import preflight
 from ssi.experiments.authors import summary as authors_summary
+from ssi.experiments.claim_text import num
 from ssi import verdicts
 from ssi.experiments import claims
 from ssi.experiments.tied_untied_theory import docs as c4_theory_docs
@@ -47,16 +50,22 @@ def templates(root: Path) -> dict[Path, Path]:
 
 def _context(root: Path) -> dict:
     """What the templates read (:mod:`pages` docstring)."""
+    from . import timings
+
     content = sources.verdicts(root, sources.PAPER_CONFIG)
     numbers = sources.authors_numbers(root)
     authors_cfg = sources.config(root, sources.AUTHORS_CONFIG)
-    words = authors_summary.verdict_words(sources.verdicts(root, sources.AUTHORS_CONFIG)) if numbers else None
+    words = authors_summary.verdict_words(sources.verdicts(root, sources.AUTHORS_CONFIG))
+    run = timings.run_entry(root, sources.AUTHORS_CONFIG) or {}
+    authors = authors_summary.page_context(authors_cfg, numbers, sources.default_numbers(root), run.get("experiments"),
+                                           words=words)
     theory = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "tied_untied_theory.json"
     return {
         "gen": lambda name, *args: markers.span(" ".join((name, *args)), fragments.render(root, name, list(args))),
         "claims_table": markers.block(markers.CLAIMS, readme_claims_table(root, content)),
-        "authors_table": markers.block(markers.AUTHORS, authors_summary.readme_table(
-            authors_cfg, numbers, sources.default_numbers(root), words) if numbers else ""),
+        "authors": authors,
+        "authors_table": markers.block(markers.AUTHORS,
+                                       _environment(root).get_template("_authors_table.md.j2").render(authors)),
         "times_table": markers.block(markers.TIMES, preflight.times_table(root)),
         "c4_theory": markers.block(markers.C4_THEORY,
                                    c4_theory_docs.markdown(json.loads(theory.read_text(encoding="utf-8")))),
@@ -65,12 +74,13 @@ def _context(root: Path) -> dict:
 
 def _environment(root: Path) -> jinja2.Environment:
     """The templates' environment: strict (an unknown name is an error), no escaping, and the
-    filters ``cell`` (a Markdown table cell), ``words`` (white space collapsed) and
-    ``relative_to`` (a repository path as a link from a page's folder)."""
+    filters ``cell`` (a Markdown table cell), ``words`` (white space collapsed), ``num`` (a number
+    by a format, "n/a" when not finite), ``fmt`` (Python's format) and ``relative_to`` (a
+    repository path as a link from a page's folder)."""
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(root) / TEMPLATES),
                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
     environment.filters.update(
-        cell=claims.cell, words=lambda text: " ".join(str(text).split()),
+        cell=claims.cell, words=lambda text: " ".join(str(text).split()), num=num, fmt=format,
         relative_to=lambda path, folder: os.path.relpath(path, folder) if folder not in ("", ".") else path)
     return environment
 
@@ -114,12 +124,11 @@ def render(root: Path, context: dict | None = None) -> dict[Path, str]:
 
 
 def whole_pages(root: Path) -> list[Path]:
-    """The pages written whole without a page template of their own (verdict files, claims pages, the authors' pages)."""
+    """The pages written whole without a page template of their own (verdict files, claims pages)."""
     root = Path(root).resolve()
     paper, authors_cfg = (sources.config(root, sources.PAPER_CONFIG), sources.config(root, sources.AUTHORS_CONFIG))
     return [root / paper["figures_dir"] / "VERDICTS.json", root / authors_cfg["figures_dir"] / "VERDICTS.json",
-            root / paper["figures_dir"] / "CLAIMS.md", root / authors_cfg["figures_dir"] / "CLAIMS.md",
-            root / "docs" / "results" / "authors.md", root / "docs" / "results" / authors_summary.RUNS_PAGE]
+            root / paper["figures_dir"] / "CLAIMS.md", root / authors_cfg["figures_dir"] / "CLAIMS.md"]
 
 
 def generate(root: Path) -> dict[Path, str]:
@@ -132,19 +141,11 @@ def generate(root: Path) -> dict[Path, str]:
     out[sources.verdict_path(root, sources.PAPER_CONFIG)] = sources.verdict_text(root, sources.PAPER_CONFIG)
     out[root / paper["figures_dir"] / "CLAIMS.md"] = claims_page(root, sources.verdicts(root, sources.PAPER_CONFIG),
                                                                  paper["figures_dir"])
-    numbers = sources.authors_numbers(root)
-    if numbers:
-        from . import timings
-
+    if sources.authors_numbers(root):
         out[sources.verdict_path(root, sources.AUTHORS_CONFIG)] = sources.verdict_text(root, sources.AUTHORS_CONFIG)
-        theirs = sources.verdicts(root, sources.AUTHORS_CONFIG)
-        words = authors_summary.verdict_words(theirs)
         out[root / authors_cfg["figures_dir"] / "CLAIMS.md"] = claims_page(
-            root, theirs, authors_cfg["figures_dir"], title=claims.page_title(authors_cfg))
-        run = timings.run_entry(root, sources.AUTHORS_CONFIG) or {}
-        out[root / "docs" / "results" / "authors.md"] = authors_summary.results_page(
-            authors_cfg, numbers, sources.default_numbers(root), run.get("experiments"), words=words)
-        out[root / "docs" / "results" / authors_summary.RUNS_PAGE] = authors_summary.runs_page(authors_cfg, numbers)
+            root, sources.verdicts(root, sources.AUTHORS_CONFIG), authors_cfg["figures_dir"],
+            title=claims.page_title(authors_cfg))
     out.update(render(root))
     return out
 

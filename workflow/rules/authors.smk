@@ -188,6 +188,8 @@ rule authors_docs:
         f"{F}/numbers/authors.json",
         f"{F}/CLAIMS.md",
         imported_code("authors_docs.py"),
+        "workflow/templates/docs/results/authors.md.j2",
+        "workflow/templates/docs/results/authors_runs.md.j2",
     output:
         update("docs/results/authors.md"),
         update("docs/results/authors_runs.md"),

@@ -1,4 +1,5 @@
-"""The authors' experiments in words: the README's table and docs/results/authors.md.
+"""The authors' experiments in words: what the README's table, docs/results/authors.md and
+docs/results/authors_runs.md say (:func:`page_context`; the page generator's templates lay it out).
 
 Presentation only: every verdict is :func:`ssi.experiments.authors.verdicts.verdict` (or
 ``candidates_verdict``) as computed there, its word read from the authors' verdict file
@@ -146,33 +147,6 @@ def counts_text(rows: list[dict]) -> str:
     return text + (f"; not counted (below): {', '.join(parts)}." if parts else ".")
 
 
-def readme_table(config, numbers, default, words=None) -> str:
-    """The README's table: experiment file(s) | claim | measured | verdict, for every file on which a
-    claim rests; the counts; the superseded files in a table of their own, left out of the counts;
-    the exploratory files named below. Figures: docs/results/authors.md."""
-    experiments = config[authors.EXPERIMENT]["experiments"]
-    head = ["| experiment file(s) | claim | measured | verdict |", "|---|---|---|---|"]
-    rows = table_rows(config, numbers, default, words)
-    tables = {"counted": list(head), "superseded": list(head)}
-    exploratory = []
-    for row in rows:
-        group, word = row["group"], row["agrees"]
-        if row["kind"] == "exploratory":
-            exploratory.append(_files(config, group))
-        elif not group:
-            tables["counted"].append(f"| C4 candidates for L² (SGD, best η per network) | C4 | {row['why']} | "
-                                     f"**{word}** |")
-        else:
-            tables[row["kind"]].append(f"| {_files(config, group)} | {experiments[group[0]]['claim']} | {row['why']} | "
-                                       f"**{word}** |")
-    lines = tables["counted"] + ["", counts_text(rows)]
-    if len(tables["superseded"]) > 2:
-        lines += ["", "Superseded earlier versions:", ""] + tables["superseded"]
-    if exploratory:
-        lines += ["", "Exploratory, no claim rests on them: " + ", ".join(exploratory) + "."]
-    return "\n".join(lines) + "\n"
-
-
 # --- docs/results/authors.md -----------------------------------------------------------------------
 def paper_side(spec, default) -> str:
     """The same quantity under the paper's conventions, from the default run's numbers (figures/numbers)."""
@@ -207,29 +181,10 @@ def paper_side(spec, default) -> str:
     return "none in the default run"
 
 
-def _gain_table(g) -> list[str]:
-    lines = ["| L | gain, SGD | gain, ODE |", "|---|---|---|"]
-    for i, L in enumerate(g["Ls"]):
-        ode = g.get("ode_gain", [None] * len(g["Ls"]))[i]
-        lines.append(f"| {L} | {num(g['gain'][i])} | {num(ode)} |")
-    return lines
-
-
-def _points_table(spec, e) -> list[str]:
-    key = authors.sweep_key(spec)
-    omega = key == "omega"
-    level = AUTHORS.level_text()
-    lines = [f"| network | {key} | seed-mean steps to {level} | ODE | final overlap (mean ± sd) | "
-             f"share of seeds ≥ {level} |"
-             + (" share escaped | positional (of escaped) |" if omega else ""),
-             "|---|---|---|---|---|---|" + ("---|---|" if omega else "")]
-    for r in e["rows"]:
-        extra = f" {num(r['share_escaped'])} | {num(r['share_positional'])} |" if omega else ""
-        lines.append(f"| {STUDENT_WORDS.get(r['student'], r['student'])} | {r[key]:g} | "
-                     f"{num(r['steps_mean_authors'], '.3g')} | {num(r.get('ode_steps_authors'), '.3g')} | "
-                     f"{num(r['final_overlap_mean'], '.3f')} ± {num(r['final_overlap_sd'], '.3f')} | "
-                     f"{num(r['share_above_authors'])} |" + extra)
-    return lines
+def _gain_rows(g) -> list[dict]:
+    """The gain per L of a fit: L, SGD, ODE (None where absent)."""
+    ode = g.get("ode_gain", [None] * len(g["Ls"]))
+    return [{"L": L, "sgd": g["gain"][i], "ode": ode[i]} for i, L in enumerate(g["Ls"])]
 
 
 def _cost(config, group, job_seconds) -> str:
@@ -240,116 +195,51 @@ def _cost(config, group, job_seconds) -> str:
     return f"their method ≈ {theirs:.1f} CPU-hours; ours: {ours_text}"
 
 
-def _candidates_section(config, cand, words=None) -> list[str]:
+def _candidates(cand, words=None) -> dict:
+    """The C4-candidates section: seeds, d, verdict, one row per family and per gain."""
     agrees, why = authors_verdicts.candidates_verdict(cand)
-    seeds = next(iter(cand["families"].values()))["seeds"]
-    lines = [f"## {CANDIDATES_TITLE}", "",
-             f"Each family at each network's ODE-best η, {seeds} seeds per L, d = {cand['d']}; steps for the seed-mean "
-             f"overlap to reach {AUTHORS.level_text()}, exponents over L with 95 % bootstrap intervals "
-             "(`src/ssi/experiments/authors/candidates.py`). "
-             f"Verdict: **{_word(words, 'candidates', agrees)}** ({why}).", "",
-             "| family | L | best η (ODE) | SGD exponent [95 %] | ODE exponent |", "|---|---|---|---|---|"]
-    for k, v in cand["families"].items():
-        lines.append(f"| {k} | {v['Ls'][0]}–{v['Ls'][-1]} | {num(v['lr'][0], '.3g')}–{num(v['lr'][-1], '.3g')} | "
-                     f"L^{num(v['exponent_sgd'])} [{num(v['low'])}, {num(v['high'])}] | L^{num(v['exponent_ode'])} |")
-    lines += ["", "| gain | L | SGD exponent [95 %] | ODE exponent | 2 inside the interval? |", "|---|---|---|---|---|"]
-    for k, g in cand["gains"].items():
-        what = (f"{g['numerator']} / {g['denominator']}" if isinstance(g["denominator"], str)
-                else f"{g['numerator']} (tied time constant)")
-        lines.append(f"| {what} | {g['Ls'][0]}–{g['Ls'][-1]} | L^{num(g['exponent_sgd'])} [{num(g['low'])}, "
-                     f"{num(g['high'])}] | L^{num(g['exponent_ode'])} | {'yes' if g['two_in_interval'] else 'no'} |")
-    return lines + ["", f"![candidates](../../{config['figures_dir']}/protocol_candidates.png)", ""]
+    gains = [{**g, "what": (f"{g['numerator']} / {g['denominator']}" if isinstance(g["denominator"], str)
+                            else f"{g['numerator']} (tied time constant)")} for g in cand["gains"].values()]
+    return {"seeds": next(iter(cand["families"].values()))["seeds"], "d": cand["d"],
+            "word": _word(words, "candidates", agrees), "why": why,
+            "families": [{"name": k, **v} for k, v in cand["families"].items()], "gains": gains}
 
 
-def _summary_row(config, row: dict) -> str:
-    """One file's (or pair's) row of the page's summary tables."""
-    experiments = config[authors.EXPERIMENT]["experiments"]
-    group, word = row["group"], row["agrees"]
-    title = _files(config, group, backticks=False)
-    return f"| [{title}](#{anchor(title)}) | {experiments[group[0]]['claim']} | {row['why']} | **{word}** |"
-
-
-def results_page(config, numbers, default, job_seconds=None, words=None) -> str:
-    """docs/results/authors.md: the summary tables and counts, then one short section per experiment
-    (or pair); the per-point tables are on :func:`runs_page`'s page, linked from each section.
+def page_context(config, numbers, default, job_seconds=None, words=None) -> dict:
+    """What the templates of the authors' pages read (docs/results/authors.md, authors_runs.md and
+    the README's table, under workflow/templates/): one item per row of :func:`table_rows`, in
+    order, with its words (files, claim, conventions, the paper-convention counterpart, cost,
+    figures, gain per L), the counts, and every run of every file.
 
     ``default``: name -> numbers of the default run; ``job_seconds``: experiment -> {jobs, job_seconds}
     of the recorded authors' run (benchmarks/results/workflow.json), or None."""
     job_seconds = job_seconds or {}
     experiments = config[authors.EXPERIMENT]["experiments"]
-    level = AUTHORS.level_text()
-    head = ["| experiment | claim | measured | verdict |", "|---|---|---|---|"]
-    lines = ["# The authors' own experiments, rerun beside ours", "",
-             "Generated by `snakemake pages` from `figures/authors/numbers/authors.json`, the default run's",
-             "`figures/numbers/*.json` and `benchmarks/results/workflow.json`; do not edit.", "",
-             "`snakemake --cores all --configfile config/authors.yaml` reruns each experiment file of",
-             "IdePHICS/Sequence-Single-Index (`experiments/*.yaml`) with their d, L, T, learning rate and its",
-             "scaling, target, student, loss and start, exact in law (their random numbers cannot be matched):",
-             "[the authors' conventions](../theory.md#the-authors-conventions). Each verdict is computed from the",
-             "numbers by the rules of `src/ssi/experiments/authors/verdicts.py` and the decisiveness rule of",
-             f"`src/ssi/verdicts.py` (figures/authors/VERDICTS.json); \"{level}\" is their escape level",
-             f"(the seed-mean overlap reaches {level}), the gain is T_untied/T_tied at that level. The numbers of",
-             f"each run, L by L (or ω by ω), are on [{RUNS_PAGE}]({RUNS_PAGE}). Each section gives the cost of",
-             "their method (T × runs at `their_rate` of config/authors.yaml) and ours (the recorded run).", "",
-             "## Summary", "", *head]
     rows = table_rows(config, numbers, default, words)
-    other = list(head)
-    sections = []
+    items = []
     for row in rows:
         group = row["group"]
+        item = {"kind": row["kind"], "word": row["agrees"], "why": row["why"], "candidates": not group}
         if not group:
-            cand = numbers["candidates"]
-            lines.append(f"| [C4 candidates for L²](#{anchor(CANDIDATES_TITLE)}) | C4 | {row['why']} | "
-                         f"**{row['agrees']}** |")
-            sections += _candidates_section(config, cand, words)
+            items.append({**item, "anchor": anchor(CANDIDATES_TITLE), **_candidates(numbers["candidates"], words)})
             continue
-        (lines if row["kind"] == "counted" else other).append(_summary_row(config, row))
-        spec = experiments[group[0]]
         title = _files(config, group, backticks=False)
-        sections += [f"## {title}", "",
-                     " ".join(f"{experiments[n]['role'].capitalize()}: {experiments[n]['note']}." for n in group),
-                     f"Their conventions: {conventions(config, group)}.", "",
-                     f"**{row['agrees']}**: {row['why']}. Paper conventions (default run): "
-                     f"{paper_side(spec, default)}.",
-                     f"Cost: {_cost(config, group, job_seconds)}. Figures: {_figures(config, group, '../../')}. "
-                     f"Each run: [{RUNS_PAGE}]({RUNS_PAGE}#{anchor(title)}).", ""]
-        key, g = authors_verdicts.gain_of(group[0], numbers)
-        if g and "ode_gain" in g and row["kind"] != "exploratory":
-            sections += _gain_table(g) + [""]
-    lines += ["", counts_text(rows)]
-    if len(other) > 2:
-        lines += ["", "Not counted: the earlier versions, superseded by a later file of the same experiment, and",
-                  "the exploratory files.", "", *other]
-    lines += [""] + sections + [
-        "## Phase diagram under the authors' script", "",
-        "Their `analytic/` phase-diagram script (its grid, quadrature and classification rule) against our",
-        "diagram, cell by cell, every differing cell decided by a refined computation:",
-        "[authors-phase.md](authors-phase.md).", ""]
-    return "\n".join(lines)
-
-
-def runs_page(config, numbers) -> str:
-    """docs/results/authors_runs.md: every run of every experiment file, one table per file, one row per
-    network and L (or ω), and the gain per L of the exploratory files (the other files' gain tables
-    are on docs/results/authors.md, with their verdicts and discussion)."""
-    experiments = config[authors.EXPERIMENT]["experiments"]
-    level = AUTHORS.level_text()
-    lines = ["# The authors' experiments, run by run", "",
-             "Generated by `snakemake pages` from `figures/authors/numbers/authors.json`; do not edit.",
-             "One table per experiment file of config/authors.yaml, one row per network and L (or ω), as run",
-             f"(their seeds): the seed-mean steps for the overlap to reach {level} (their escape level), the ODE's",
-             "steps to the same level, the final overlap and the share of seeds that reached the level.",
-             "Verdicts, gains and conventions: [authors.md](authors.md).", ""]
+        _, g = authors_verdicts.gain_of(group[0], numbers)
+        items.append({**item, "title": title, "anchor": anchor(title), "files": _files(config, group),
+                      "claim": experiments[group[0]]["claim"],
+                      "notes": " ".join(f"{experiments[n]['role'].capitalize()}: {experiments[n]['note']}." for n in group),
+                      "conventions": conventions(config, group), "paper_side": paper_side(experiments[group[0]], default),
+                      "cost": _cost(config, group, job_seconds), "figures": _figures(config, group, "../../"),
+                      "gain": _gain_rows(g) if g and "ode_gain" in g and row["kind"] != "exploratory" else None})
+    runs = []
     for group in groups(config, numbers):
         title = _files(config, group, backticks=False)
         roles = sorted({experiments[n]["role"] for n in group})
-        lines += [f"## {title}", "", f"{'; '.join(roles).capitalize()}; verdict and discussion: "
-                  f"[authors.md](authors.md#{anchor(title)}).", ""]
-        key, g = authors_verdicts.gain_of(group[0], numbers)
-        if g and "ode_gain" in g and roles == ["exploratory"]:        # on authors.md for the others
-            lines += _gain_table(g) + [""]
-        for name in group:
-            if len(group) > 1:
-                lines += [f"`{experiments[name]['file']}`:", ""]
-            lines += _points_table(experiments[name], numbers["experiments"][name]) + [""]
-    return "\n".join(lines)
+        _, g = authors_verdicts.gain_of(group[0], numbers)
+        runs.append({"title": title, "anchor": anchor(title), "roles": "; ".join(roles).capitalize(),
+                     "gain": _gain_rows(g) if g and "ode_gain" in g and roles == ["exploratory"] else None,
+                     "files": [{"file": experiments[n]["file"], "key": authors.sweep_key(experiments[n]),
+                                "rows": [{**r, "network": STUDENT_WORDS.get(r["student"], r["student"])}
+                                         for r in numbers["experiments"][n]["rows"]]} for n in group]})
+    return {"level": AUTHORS.level_text(), "runs_page": RUNS_PAGE, "candidates_title": CANDIDATES_TITLE,
+            "figures_dir": config["figures_dir"], "rows": items, "counts": counts_text(rows), "runs": runs}
