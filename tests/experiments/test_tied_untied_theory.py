@@ -298,10 +298,9 @@ def test_verdict_rule():
 def test_results_page_block_is_generated_from_the_numbers():
     """The block of docs/results/tied_untied.md between its markers is the one the committed numbers
     generate (`snakemake pages` renders it)."""
-    from pagegen import markers
-    from ssi.experiments.tied_untied_theory import docs as docs
+    from pagegen import markers, pages
 
-    block = markers.block(markers.C4_THEORY, docs.markdown(_numbers()))
+    block = markers.block(markers.C4_THEORY, pages.c4_theory(ROOT, _numbers()))
     assert block in (ROOT / "docs/results/tied_untied.md").read_text(), "regenerate: snakemake pages --cores 1"
 
 

@@ -67,8 +67,7 @@ def _context(root: Path) -> dict:
         "authors_table": markers.block(markers.AUTHORS,
                                        _environment(root).get_template("_authors_table.md.j2").render(authors)),
         "times_table": markers.block(markers.TIMES, preflight.times_table(root)),
-        "c4_theory": markers.block(markers.C4_THEORY,
-                                   c4_theory_docs.markdown(json.loads(theory.read_text(encoding="utf-8")))),
+        "c4_theory": markers.block(markers.C4_THEORY, c4_theory(root, json.loads(theory.read_text(encoding="utf-8")))),
     }
 
 
@@ -83,6 +82,11 @@ def _environment(root: Path) -> jinja2.Environment:
         cell=claims.cell, words=lambda text: " ".join(str(text).split()), num=num, fmt=format,
         relative_to=lambda path, folder: os.path.relpath(path, folder) if folder not in ("", ".") else path)
     return environment
+
+
+def c4_theory(root: Path, numbers: dict) -> str:
+    """The C4-theory block of docs/results/tied_untied.md from figures/numbers/tied_untied_theory.json."""
+    return _environment(root).get_template("_c4_theory.md.j2").render(c4_theory_docs.context(numbers))
 
 
 def readme_claims_table(root: Path, content: dict) -> str:
