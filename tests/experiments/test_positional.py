@@ -121,17 +121,19 @@ def test_summarise_on_tiny_runs(tmp_path):
 
 
 def test_page_tables_quote_every_row_of_the_committed_numbers():
-    """docs/results/positional.md's tables (ssi.experiments.positional.tables) list every
-    landscape, fit and escape row of the numbers file, and the PE speed-up over the common d."""
+    """docs/results/positional.md's tables (the page generator's _positional.md.j2 on
+    ssi.experiments.positional.tables.context) list every landscape, fit and escape row of the
+    numbers file, and the PE speed-up over the common d."""
     import json
     from pathlib import Path
 
-    from ssi.experiments.positional import tables as tables
+    from pagegen.pages import result_table
 
-    numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/positional.json").read_text())
+    root = Path(__file__).resolve().parents[2]
+    numbers = json.loads((root / "figures/numbers/positional.json").read_text())
     for name, key in (("landscape", "landscape"), ("fits", "fits"), ("escapes", "rows")):
-        assert len(tables.TABLES[name](numbers).splitlines()[2:]) == len(numbers[key]), name
+        assert len(result_table(root, "positional", name).strip("\n").splitlines()[2:]) == len(numbers[key]), name
     medians = {(r["case"], r["d"]): r["steps_median"] for r in numbers["rows"]}
     ratios = [medians["none", d] / medians["opposite_same_lr", d] for c, d in medians
               if c == "none" and ("opposite_same_lr", d) in medians]
-    assert tables.speedup_text(numbers).startswith(f"{min(ratios):.0f}–{max(ratios):.0f}×")
+    assert result_table(root, "positional", "speedup").startswith(f"{min(ratios):.0f}–{max(ratios):.0f}×")

@@ -11,7 +11,6 @@
 * ``verdicts``: how many claim rows carry each verdict, from the verdict file;
 * ``verdict-rule``: the decisiveness rule of :mod:`ssi.verdicts` in words;
 * ``authors-phase-tables``: the tables of docs/results/authors-phase.md;
-* ``two-phases-table``: the escape times of docs/results/two_phases.md;
 * ``tied-untied-table NAME``: the tables (fits, escapes, attention, null) of docs/results/tied_untied.md;
 * ``escape-vs-d-table NAME``: the tables and cost (fits, decades, escapes, explicit, cost) of docs/results/escape_vs_d.md;
 * ``positional-table NAME``: the tables (landscape, fits, escapes, speedup) of docs/results/positional.md;
@@ -20,6 +19,7 @@
 """
 from __future__ import annotations
 
+import importlib
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -133,15 +133,6 @@ def _authors_phase_tables(root):
     return authors_phase.markdown_tables(json.loads(path.read_text(encoding="utf-8")))
 
 
-@fragment("two-phases-table")
-def _two_phases_table(root):
-    from ssi.experiments import two_phases
-
-    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "two_phases.json"
-    return two_phases.escape_table(json.loads(path.read_text(encoding="utf-8")))
-
-
-
 def _register_page_table(span: str, result: str) -> None:
     def page_table(root, name):
         tables = registry.get(result).table_functions()
@@ -153,7 +144,8 @@ def _register_page_table(span: str, result: str) -> None:
     FRAGMENTS[span] = page_table
 
 
-# the generated tables of the result pages: span "<result, dashed>-table" of each result with tables
+# the generated tables of the result pages whose tables module writes Markdown (``TABLES``): span
+# "<result, dashed>-table" (a module with ``context`` instead is laid out by a template: pages.py)
 for _result in registry.results("paper"):
-    if _result.tables:
+    if _result.tables and hasattr(importlib.import_module(f"ssi.experiments.{_result.tables}"), "TABLES"):
         _register_page_table(_result.name.replace("_", "-") + "-table", _result.name)

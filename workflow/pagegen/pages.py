@@ -4,6 +4,8 @@ The pages that quote numbers (README.md and the pages under docs/) are rendered 
 Jinja2 templates under ``workflow/templates/`` (``docs/results/two_phases.md`` from
 ``workflow/templates/docs/results/two_phases.md.j2``). A template reads
 
+* ``tables``: result -> what its page's tables read (the ``context`` of the result's tables
+  module, from its numbers file), laid out by the result's part template (``_escape_vs_d.md.j2``);
 * ``gen(NAME, ARG, …)``: the text of a fragment (:mod:`fragments`: a time, a table, a sentence,
   from the committed numbers, verdicts and timings), marked as a generated span (:mod:`markers`);
 * ``claims_table``, ``authors_table``: the README's claims table (``_claims_table.md.j2``) and the
@@ -19,7 +21,9 @@ are written by Python (:mod:`ssi.verdicts`).
 """
 from __future__ import annotations
 
+import importlib
 import json
+import math
 import os
 from pathlib import Path
 
@@ -27,6 +31,7 @@ import jinja2
 
 from ssi.experiments import preflight
 from ssi.experiments.authors import summary as authors_summary
+from ssi.experiments import claim_text, page_text, registry
 from ssi.experiments.claim_text import num
 from ssi import verdicts
 from ssi.experiments import claims
@@ -60,7 +65,15 @@ def _context(root: Path) -> dict:
     authors = authors_summary.page_context(authors_cfg, numbers, sources.default_numbers(root), run.get("experiments"),
                                            words=words)
     theory = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "tied_untied_theory.json"
+    figures = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"]
+    tables = {}
+    for entry in registry.results("paper"):
+        module = importlib.import_module(f"ssi.experiments.{entry.tables}") if entry.tables else None
+        if hasattr(module, "context"):
+            tables[entry.name] = module.context(json.loads((figures / "numbers" / f"{entry.name}.json").read_text(
+                encoding="utf-8")))
     return {
+        "tables": tables,
         "gen": lambda name, *args: markers.span(" ".join((name, *args)), fragments.render(root, name, list(args))),
         "claims_table": markers.block(markers.CLAIMS, readme_claims_table(root, content)),
         "authors": authors,
@@ -74,14 +87,32 @@ def _context(root: Path) -> dict:
 def _environment(root: Path) -> jinja2.Environment:
     """The templates' environment: strict (an unknown name is an error), no escaping, and the
     filters ``cell`` (a Markdown table cell), ``words`` (white space collapsed), ``num`` (a number
-    by a format, "n/a" when not finite), ``fmt`` (Python's format) and ``relative_to`` (a
-    repository path as a link from a page's folder)."""
+    by a format, "n/a" when not finite), ``fmt`` (Python's format), ``relative_to`` (a repository
+    path as a link from a page's folder) and the number words of the result pages (``dims``,
+    ``pow10``, ``signed``, ``percent``, ``signed_percent``, ``steps``: :mod:`ssi.experiments.claim_text`,
+    :mod:`ssi.experiments.page_text`); the functions ``interval`` and ``generated`` (a generated
+    span, :func:`markers.span`)."""
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(root) / TEMPLATES),
                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
     environment.filters.update(
         cell=claims.cell, words=lambda text: " ".join(str(text).split()), num=num, fmt=format,
-        relative_to=lambda path, folder: os.path.relpath(path, folder) if folder not in ("", ".") else path)
+        relative_to=lambda path, folder: os.path.relpath(path, folder) if folder not in ("", ".") else path,
+        dims=claim_text.span, pow10=claim_text.power_of_ten, signed=claim_text.signed, percent=claim_text.percent,
+        signed_percent=claim_text.signed_percent, steps=page_text.steps_text)
+    environment.globals.update(interval=claim_text.interval, generated=markers.span, nan=math.nan)
     return environment
+
+
+def result_table(root: Path, result: str, name: str, numbers: dict | None = None) -> str:
+    """The table (or sentence) ``name`` of a result's page: the macro ``name`` of its part template
+    ``_<result>.md.j2`` on the ``context`` of its tables module, from ``numbers`` (default: the
+    committed numbers file of the paper config)."""
+    root = Path(root).resolve()
+    if numbers is None:
+        figures = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"]
+        numbers = json.loads((figures / "numbers" / f"{result}.json").read_text(encoding="utf-8"))
+    module = importlib.import_module(f"ssi.experiments.{registry.get(result).tables}")
+    return str(getattr(_environment(root).get_template(f"_{result}.md.j2").module, name)(module.context(numbers)))
 
 
 def c4_theory(root: Path, numbers: dict) -> str:

@@ -47,7 +47,8 @@ class Result:
     plot : str
         ``"module:function"``: ``plot(config, out_paths, numbers=…, verdicts=…)``.
     tables : str or None
-        The module whose ``TABLES`` fill the generated tables of its results page.
+        The module behind the generated tables of its results page: its ``context`` (what the page
+        generator's template ``_<result>.md.j2`` lays out) or its ``TABLES`` (Markdown).
     figure_data_reduction : str or None
         ``"module:function"``: what of an array its figure data keep (ssi.experiments.figure_data).
     notebook : bool
@@ -96,7 +97,7 @@ class Result:
 
 RESULTS = (
     Result("two_phases", "paper", ("C2", "C6"), ("two_phases",), "two_phases:FIGURES",
-           "two_phases:summarise", "two_phases:claim_rows", "two_phases:plot",
+           "two_phases:summarise", "two_phases:claim_rows", "two_phases:plot", tables="two_phases.tables",
            validate="two_phases:validate"),
     Result("positional", "paper", ("C3",), ("positional",), "positional:FIGURES",
            "positional:summarise", "positional:claim_rows", "positional:plot", tables="positional.tables",

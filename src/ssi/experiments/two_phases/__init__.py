@@ -22,7 +22,7 @@ from ...ode import integrate_ode
 from ...sgd import simulate
 from ...sgd.common import record_schedule
 from ...verdicts import DIFFERS, REPRODUCED, Verdict, check, combine, escaped_share, rate_verdict
-from ..claim_text import HEADLINE_MAX, finite, percent, power_of_ten, signed, signed_percent
+from ..claim_text import HEADLINE_MAX, finite, power_of_ten
 from ... import escape
 from ...escape import crossing_time
 from ..common import (ProgressLog, check_dimensions, learning_rate, problem_from_spec,
@@ -486,28 +486,6 @@ def _c6_measured(numbers) -> str:
                      f"r = {f['rate']:.3f} [{f['rate_low']:.3f}, {f['rate_high']:.3f}] (expected {f['expected_rate']:g})")
     return ("sup over t of |mean |m_SGD| − |m_ODE|| ± bootstrap sd (where it is reached): "
             + "; ".join(parts + _not_compared(numbers)))
-
-
-def escape_table(numbers) -> str:
-    """Markdown table of the escape times in the numbers file: per case and d, the replicates that
-    escaped, their mean escape time ± SE and run-to-run spread, the ODE's, and the gap in SE."""
-    lines = ["| target | d | escaped | SGD: mean ± SE | run-to-run sd | ODE | gap |",
-             "|---|---|---|---|---|---|---|"]
-    for r in numbers["rows"]:
-        z = gap_in_se(r)
-        if z is None:
-            censored = r["escaped_replicates"] < r["replicates"]
-            sgd, sd, gap = "n/a (not every replicate escaped)" if censored else "n/a", "n/a", "n/a"
-        else:
-            mean, se, spread = (r["t_escape_sgd_replicate_mean"], r["t_escape_sgd_replicate_se"],
-                                r["t_escape_sgd_replicate_sd"])
-            sgd, sd = f"{mean:.3g} ± {se:.2g}", f"{spread:.2g} ({percent(spread / mean, '.0f')})"
-            gap = f"{signed_percent(relative_gap(r))} ({signed(z)} SE)"
-        ode = f"{r['t_escape_ode']:.3g}" if finite(r["t_escape_ode"]) else "not reached"
-        lines.append(f"| {r['case'].replace('sie', 'SIE ')} | {power_of_ten(r['d'])} | "
-                     f"{r['escaped_replicates']}/{r['replicates']} | {sgd} | {sd} | {ode} | {gap} |")
-    return "\n".join(lines)
-
 
 
 def validate(config) -> None:
