@@ -106,21 +106,24 @@ def test_summarise_on_quick_runs(tmp_path):
 
 
 def test_page_tables_quote_the_committed_numbers():
-    """docs/results/semantic_positional.md's tables (ssi.experiments.semantic_positional.tables):
-    one row per transition run, every region of non-zero area, and the cost adds up the runs."""
+    """docs/results/semantic_positional.md's tables (the page generator's _semantic_positional.md.j2
+    on ssi.experiments.semantic_positional.tables.context): one row per transition run, every
+    region of non-zero area, and the cost adds up the runs."""
     import json
     from pathlib import Path
 
-    from ssi.experiments.semantic_positional import tables as tables
+    from pagegen.pages import result_table
 
-    numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/semantic_positional.json").read_text())
-    transition = tables.transition_table(numbers).splitlines()[2:]
+    root = Path(__file__).resolve().parents[2]
+    numbers = json.loads((root / "figures/numbers/semantic_positional.json").read_text())
+    transition = result_table(root, "semantic_positional", "transition").strip("\n").splitlines()[2:]
     assert [line.split("|")[1].strip() for line in transition] == [f"`{r['run']}`" for r in numbers["transition"]]
-    regions = [line for line in tables.regions_table(numbers).splitlines()[2:] if line.startswith("| ")]
+    regions = [line for line in result_table(root, "semantic_positional", "regions").splitlines()[2:]
+               if line.startswith("| ")]
     nonzero = [k for k in numbers["diagrams"]["full"]["fractions"]["regions"]
                if any(numbers["diagrams"][b]["fractions"]["regions"][k] for b in numbers["diagrams"])]
     assert len(regions) == len(nonzero) + 1
     total = sum(len(r["omega"]) * r["replicates"] * r["steps"] for r in numbers["transition"])
     total += numbers["long_run"]["replicates"] * numbers["long_run"]["steps"]
     from ssi.experiments.page_text import steps_text
-    assert tables.cost_text(numbers).startswith(steps_text(total))
+    assert result_table(root, "semantic_positional", "cost").startswith(steps_text(total))

@@ -89,7 +89,7 @@ def _environment(root: Path) -> jinja2.Environment:
     filters ``cell`` (a Markdown table cell), ``words`` (white space collapsed), ``num`` (a number
     by a format, "n/a" when not finite), ``fmt`` (Python's format), ``relative_to`` (a repository
     path as a link from a page's folder) and the number words of the result pages (``dims``,
-    ``pow10``, ``signed``, ``percent``, ``signed_percent``, ``steps``: :mod:`ssi.experiments.claim_text`,
+    ``pow10``, ``signed``, ``percent``, ``signed_percent``, ``steps``, ``scientific``: :mod:`ssi.experiments.claim_text`,
     :mod:`ssi.experiments.page_text`); the functions ``interval`` and ``generated`` (a generated
     span, :func:`markers.span`)."""
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(root) / TEMPLATES),
@@ -98,7 +98,7 @@ def _environment(root: Path) -> jinja2.Environment:
         cell=claims.cell, words=lambda text: " ".join(str(text).split()), num=num, fmt=format,
         relative_to=lambda path, folder: os.path.relpath(path, folder) if folder not in ("", ".") else path,
         dims=claim_text.span, pow10=claim_text.power_of_ten, signed=claim_text.signed, percent=claim_text.percent,
-        signed_percent=claim_text.signed_percent, steps=page_text.steps_text)
+        signed_percent=claim_text.signed_percent, steps=page_text.steps_text, scientific=page_text.scientific)
     environment.globals.update(interval=claim_text.interval, generated=markers.span, nan=math.nan)
     return environment
 
