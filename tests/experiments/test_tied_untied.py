@@ -186,15 +186,19 @@ def test_pipeline_on_a_tiny_config(tmp_path):
 
 
 def test_page_tables_quote_every_row_of_the_committed_numbers():
-    """docs/results/tied_untied.md's tables (ssi.experiments.tied_untied.tables) list every
-    (case, protocol) fit, every escape row, every attention L and every null run of the numbers file."""
+    """docs/results/tied_untied.md's tables (the page generator's _tied_untied.md.j2 on
+    ssi.experiments.tied_untied.tables.context) list every (case, protocol) fit, every escape row,
+    every attention L and every null run of the numbers file."""
     import json
     from pathlib import Path
 
+    from pagegen.pages import result_table
     from ssi.experiments.tied_untied import tables as tables
 
-    numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/tied_untied.json").read_text())
-    body = {name: [line for line in table(numbers).splitlines()[2:]] for name, table in tables.TABLES.items()}
+    root = Path(__file__).resolve().parents[2]
+    numbers = json.loads((root / "figures/numbers/tied_untied.json").read_text())
+    body = {name: result_table(root, "tied_untied", name).strip("\n").splitlines()[2:]
+            for name in ("fits", "escapes", "attention", "null")}
     assert len(body["fits"]) == len(numbers["fits"]) // len(tables.THRESHOLDS)
     assert len(body["escapes"]) == len(numbers["rows"])
     assert len(body["attention"]) == len(numbers["attention"])
