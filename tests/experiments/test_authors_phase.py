@@ -197,10 +197,15 @@ def test_page_tables_quote_the_committed_numbers():
     import json
     from pathlib import Path
 
+    from pagegen.pages import result_table
     from ssi.experiments.authors_phase import tables as tables
 
-    numbers = json.loads((Path(__file__).resolve().parents[2] / "figures/numbers/authors_phase.json").read_text())
-    rows = tables.quadrature_table(numbers).splitlines()[2:]
+    root = Path(__file__).resolve().parents[2]
+    numbers = json.loads((root / "figures/numbers/authors_phase.json").read_text())
+    text = {name: result_table(root, "authors_phase", name.replace("-", "_"))
+            for name in ("quadrature", "grid", "quadrature-share", "strip", "semantic-corner", "dynamics", "rule",
+                         "rule-wrong", "convention", "degenerate", "theirs-right", "verdict", "tables")}
+    rows = text["quadrature"].strip("\n").splitlines()[2:]
     assert len(rows) == len(tables.QUADRATURE_CELLS) * (1 + len(tables.QUANTITIES))
     ref = numbers["reference"]["pos_slope"]
     a, omega = tables.QUADRATURE_CELLS[0]
@@ -213,8 +218,8 @@ def test_page_tables_quote_the_committed_numbers():
     for name, d in numbers["diagrams"].items():
         wrong = d["why_theirs_wrong"]["multiple"]
         assert (f"{wrong['right_with_our_landscape (quadrature)']} of their {wrong['their_bit_wrong']} wrong multiple "
-                f"bits in the {name} block") in tables.quadrature_share_text(numbers)
+                f"bits in the {name} block") in text["quadrature-share"]
         dis = d["disagreement"]["their_rule_our_landscape_vs_ours"]
-        assert f"{name} {dis['cells']} cells" in tables.rule_text(numbers)
-    for name in tables.TABLES:
-        assert "n/a" not in tables.TABLES[name](numbers), name
+        assert f"{name} {dis['cells']} cells" in text["rule"]
+    for name, words in text.items():
+        assert "n/a" not in words, name

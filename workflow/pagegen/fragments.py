@@ -10,22 +10,13 @@
 * ``finding``: the README's headline, from the verdict file (figures/VERDICTS.json);
 * ``verdicts``: how many claim rows carry each verdict, from the verdict file;
 * ``verdict-rule``: the decisiveness rule of :mod:`ssi.verdicts` in words;
-* ``authors-phase-tables``: the tables of docs/results/authors-phase.md;
-* ``tied-untied-table NAME``: the tables (fits, escapes, attention, null) of docs/results/tied_untied.md;
-* ``escape-vs-d-table NAME``: the tables and cost (fits, decades, escapes, explicit, cost) of docs/results/escape_vs_d.md;
-* ``positional-table NAME``: the tables (landscape, fits, escapes, speedup) of docs/results/positional.md;
-* ``semantic-positional-table NAME``: the tables and sentences of docs/results/semantic_positional.md;
-* ``authors-phase-table NAME``: the quadrature table and the counts of the prose of docs/results/authors-phase.md.
 """
 from __future__ import annotations
 
-import importlib
-import json
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from ssi.experiments import registry
 from . import sources, timings
 
 FRAGMENTS: dict[str, Callable[..., str]] = {}
@@ -123,29 +114,3 @@ def _finding(root):
     from ssi import verdicts
 
     return verdicts.headline(sources.verdicts(root))
-
-
-@fragment("authors-phase-tables")
-def _authors_phase_tables(root):
-    from ssi.experiments import authors_phase
-
-    path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "authors_phase.json"
-    return authors_phase.markdown_tables(json.loads(path.read_text(encoding="utf-8")))
-
-
-def _register_page_table(span: str, result: str) -> None:
-    def page_table(root, name):
-        tables = registry.get(result).table_functions()
-        if name not in tables:
-            raise ValueError(f"unknown table gen:{span} {name}; known: {', '.join(tables)}")
-        path = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / f"{result}.json"
-        return tables[name](json.loads(path.read_text(encoding="utf-8")))
-
-    FRAGMENTS[span] = page_table
-
-
-# the generated tables of the result pages whose tables module writes Markdown (``TABLES``): span
-# "<result, dashed>-table" (a module with ``context`` instead is laid out by a template: pages.py)
-for _result in registry.results("paper"):
-    if _result.tables and hasattr(importlib.import_module(f"ssi.experiments.{_result.tables}"), "TABLES"):
-        _register_page_table(_result.name.replace("_", "-") + "-table", _result.name)

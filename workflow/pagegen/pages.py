@@ -5,7 +5,7 @@ Jinja2 templates under ``workflow/templates/`` (``docs/results/two_phases.md`` f
 ``workflow/templates/docs/results/two_phases.md.j2``). A template reads
 
 * ``tables``: result -> what its page's tables read (the ``context`` of the result's tables
-  module, from its numbers file), laid out by the result's part template (``_escape_vs_d.md.j2``);
+  module, from its numbers file), laid out by the result's part template (``_<result>.md.j2``);
 * ``gen(NAME, ARG, …)``: the text of a fragment (:mod:`fragments`: a time, a table, a sentence,
   from the committed numbers, verdicts and timings), marked as a generated span (:mod:`markers`);
 * ``claims_table``, ``authors_table``: the README's claims table (``_claims_table.md.j2``) and the
@@ -68,10 +68,9 @@ def _context(root: Path) -> dict:
     figures = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"]
     tables = {}
     for entry in registry.results("paper"):
-        module = importlib.import_module(f"ssi.experiments.{entry.tables}") if entry.tables else None
-        if hasattr(module, "context"):
-            tables[entry.name] = module.context(json.loads((figures / "numbers" / f"{entry.name}.json").read_text(
-                encoding="utf-8")))
+        if entry.tables:
+            tables[entry.name] = importlib.import_module(f"ssi.experiments.{entry.tables}").context(
+                json.loads((figures / "numbers" / f"{entry.name}.json").read_text(encoding="utf-8")))
     return {
         "tables": tables,
         "gen": lambda name, *args: markers.span(" ".join((name, *args)), fragments.render(root, name, list(args))),
@@ -89,7 +88,8 @@ def _environment(root: Path) -> jinja2.Environment:
     filters ``cell`` (a Markdown table cell), ``words`` (white space collapsed), ``num`` (a number
     by a format, "n/a" when not finite), ``fmt`` (Python's format), ``relative_to`` (a repository
     path as a link from a page's folder) and the number words of the result pages (``dims``,
-    ``pow10``, ``signed``, ``percent``, ``signed_percent``, ``steps``, ``scientific``: :mod:`ssi.experiments.claim_text`,
+    ``pow10``, ``signed``, ``percent``, ``signed_percent``, ``steps``, ``scientific``; ``minus``, a
+    leading hyphen as a minus sign: :mod:`ssi.experiments.claim_text`,
     :mod:`ssi.experiments.page_text`); the functions ``interval`` and ``generated`` (a generated
     span, :func:`markers.span`)."""
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(root) / TEMPLATES),
@@ -98,7 +98,8 @@ def _environment(root: Path) -> jinja2.Environment:
         cell=claims.cell, words=lambda text: " ".join(str(text).split()), num=num, fmt=format,
         relative_to=lambda path, folder: os.path.relpath(path, folder) if folder not in ("", ".") else path,
         dims=claim_text.span, pow10=claim_text.power_of_ten, signed=claim_text.signed, percent=claim_text.percent,
-        signed_percent=claim_text.signed_percent, steps=page_text.steps_text, scientific=page_text.scientific)
+        signed_percent=claim_text.signed_percent, steps=page_text.steps_text, scientific=page_text.scientific,
+        minus=lambda text: "−" + text[1:] if text.startswith("-") else text)
     environment.globals.update(interval=claim_text.interval, generated=markers.span, nan=math.nan)
     return environment
 

@@ -47,8 +47,8 @@ class Result:
     plot : str
         ``"module:function"``: ``plot(config, out_paths, numbers=…, verdicts=…)``.
     tables : str or None
-        The module behind the generated tables of its results page: its ``context`` (what the page
-        generator's template ``_<result>.md.j2`` lays out) or its ``TABLES`` (Markdown).
+        The module whose ``context`` (a function of the numbers file's content) the generated
+        tables of its results page read (the page generator's template ``_<result>.md.j2``).
     figure_data_reduction : str or None
         ``"module:function"``: what of an array its figure data keep (ssi.experiments.figure_data).
     notebook : bool
@@ -87,12 +87,6 @@ class Result:
 
     def numbers_file(self, config) -> str:
         return f"{config['figures_dir']}/numbers/{self.name}.json"
-
-    def table_functions(self) -> dict:
-        """The result page's tables: name -> function of the numbers file's content."""
-        if self.tables is None:
-            raise ValueError(f"result {self.name!r} has no generated tables")
-        return importlib.import_module(f"ssi.experiments.{self.tables}").TABLES
 
 
 RESULTS = (

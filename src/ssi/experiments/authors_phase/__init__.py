@@ -65,7 +65,8 @@ Modules, lowest first: :mod:`~ssi.experiments.authors_phase.basis` (the basis fu
 :mod:`~ssi.experiments.authors_phase.rule` (their rule), :mod:`~ssi.experiments.authors_phase.refine`
 (the refined computation), :mod:`~ssi.experiments.authors_phase.jobs`,
 :mod:`~ssi.experiments.authors_phase.numbers`, :mod:`~ssi.experiments.authors_phase.figure`; this
-package's ``__init__`` holds the claim row and the markdown tables.
+package's ``__init__`` holds the claim row; :mod:`~ssi.experiments.authors_phase.tables` what the
+results page's tables read.
 """
 from __future__ import annotations
 
@@ -130,44 +131,3 @@ def claim_rows(config, numbers) -> list[dict]:
         "rule": C5_DIAGRAM_RULE,
     }]
 
-
-def markdown_tables(numbers) -> str:
-    """The tables of docs/results/authors-phase.md from the numbers file (areas, confusion, verdicts)."""
-    lines = []
-    short = {k: name for k, name in enumerate(phase.REGION_NAMES)}
-    for name, d in numbers["diagrams"].items():
-        a, w = d["a"], d["omega"]
-        lines += [f"#### {name}: a ∈ [{a[0]:g}, {a[1]:g}] × ω ∈ [{w[0]:g}, {w[1]:g}], {a[2]} × {w[2]} cells; "
-                  f"their rule with {d['config']['points']} points, (e, m) grid {d['config']['resolution']}², "
-                  f"fast mode {d['config']['fast']}", "",
-                  "| region | theirs | their rule on our landscape | ours |", "|---|---|---|---|"]
-        for k in range(8):
-            vals = [d["areas"][src][short[k]] for src in ("theirs", "their_rule_our_landscape", "ours")]
-            if any(vals):
-                lines.append(f"| {short[k]} | " + " | ".join(f"{100 * v:.2f} %" for v in vals) + " |")
-        lines += ["", "| comparison | cells differing | fraction | global bit | dynamics bit | multiple bit | at ω = 1 |",
-                  "|---|---|---|---|---|---|---|"]
-        for label, dis in d["disagreement"].items():
-            b = dis["bits"]
-            lines.append(f"| {label.replace('_', ' ')} | {dis['cells']} | {100 * dis['fraction']:.2f} % | {b['global']} | "
-                         f"{b['dynamics']} | {b['multiple']} | {dis['omega_eq_1']} |")
-        lines += ["", "Off-diagonal cells, theirs → ours (count, a range, ω range, cells at ω = 1):", "",
-                  "| theirs | ours | count | a | ω | at ω = 1 |", "|---|---|---|---|---|---|"]
-        for c in d["confusion"]["theirs_vs_ours"]["off_diagonal"]:
-            bx = c["a_min_max_omega_min_max"]
-            lines.append(f"| {c['theirs']} | {c['other']} | {c['count']} | {bx[0]:.3f}–{bx[1]:.3f} | "
-                         f"{bx[2]:.3f}–{bx[3]:.3f} | {c['omega_eq_1']} |")
-        lines += ["", "Verdicts of the refined computation on the differing bits (theirs vs ours):", "",
-                  "| bit | ours right | theirs right | neither | undecided | convention (minimum off both axes) "
-                  "| degenerate (ω = 1) |", "|---|---|---|---|---|---|---|"]
-        for bit, v in d["verdicts"]["theirs"].items():
-            lines.append(f"| {bit} | {v['ours']} | {v['theirs']} | {v['neither']} | {v['undecided']} | "
-                         f"{v['convention']} | {v['degenerate']} |")
-        lines += ["", "Where their bit is wrong: right or wrong again when their rule runs on our landscape:", "",
-                  "| bit | their bit wrong | right on our landscape (quadrature) | wrong on our landscape too (rule) |",
-                  "|---|---|---|---|"]
-        for bit, v in d["why_theirs_wrong"].items():
-            lines.append(f"| {bit} | {v['their_bit_wrong']} | {v['right_with_our_landscape (quadrature)']} | "
-                         f"{v['wrong_with_our_landscape too (rule)']} |")
-        lines.append("")
-    return "\n".join(lines)
