@@ -237,11 +237,11 @@ def test_timings_are_read_defensively(tmp_path):
 def test_times_in_docs_are_the_generated_ones():
     """docs/workflow.md's times table is what `snakemake pages` writes from the
     timings files now (a time typed by hand, or a stale one, fails)."""
-    from pagegen import markers
+    from pagegen import markers, timings
 
     text = (ROOT / "docs/workflow.md").read_text()
     start, end = text.index(markers.TIMES[0]), text.index(markers.TIMES[1])
-    assert text[start + len(markers.TIMES[0]):end].strip() == preflight.times_table(ROOT).strip(), \
+    assert text[start + len(markers.TIMES[0]):end].strip() == timings.times_table(ROOT).strip(), \
         "docs/workflow.md is stale: run `snakemake pages --cores 1`"
 
 

@@ -29,15 +29,13 @@ from pathlib import Path
 
 import jinja2
 
-from ssi.experiments import preflight
-from ssi.experiments.authors import summary as authors_summary
-from ssi.experiments import claim_text, page_text, registry
-from ssi.experiments.claim_text import num
 from ssi import verdicts
-from ssi.experiments import claims
+from ssi.experiments import claim_text, claims, page_text, registry
+from ssi.experiments.authors import summary as authors_summary
+from ssi.experiments.claim_text import num
 from ssi.experiments.tied_untied_theory import docs as c4_theory_docs
 
-from . import fragments, markers, sources
+from . import fragments, markers, sources, timings
 
 #: the templates, by the path of the page they render (relative to the repository)
 TEMPLATES = Path("workflow") / "templates"
@@ -55,8 +53,6 @@ def templates(root: Path) -> dict[Path, Path]:
 
 def _context(root: Path) -> dict:
     """What the templates read (:mod:`pages` docstring)."""
-    from . import timings
-
     content = sources.verdicts(root, sources.PAPER_CONFIG)
     numbers = sources.authors_numbers(root)
     authors_cfg = sources.config(root, sources.AUTHORS_CONFIG)
@@ -78,7 +74,7 @@ def _context(root: Path) -> dict:
         "authors": authors,
         "authors_table": markers.block(markers.AUTHORS,
                                        _environment(root).get_template("_authors_table.md.j2").render(authors)),
-        "times_table": markers.block(markers.TIMES, preflight.times_table(root)),
+        "times_table": markers.block(markers.TIMES, timings.times_table(root)),
         "c4_theory": markers.block(markers.C4_THEORY, c4_theory(root, json.loads(theory.read_text(encoding="utf-8")))),
     }
 

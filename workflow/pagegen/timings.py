@@ -7,9 +7,13 @@ so may any entry: the words then say "not measured".
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
-WORKFLOW = Path("benchmarks") / "results" / "workflow.json"
+from ssi.experiments import preflight
+
+#: the measured runs and commands (the same file the workflow's messages read)
+WORKFLOW = preflight.TIMINGS
 ENGINES = Path("benchmarks") / "results" / "engines.json"
 NOT_MEASURED = "time not measured"
 
@@ -20,13 +24,8 @@ def load(root: Path, relative: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
-def duration(seconds: float) -> str:
-    """Seconds in words a reader can use: "45 s", "12 min", "1.5 h"."""
-    if seconds < 100:
-        return f"{seconds:.0f} s"
-    if seconds < 100 * 60:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
+#: seconds in words ("45 s", "12 min", "2.5 h"): the one rule, shared with the workflow's messages
+duration = preflight.duration
 
 
 def run_entry(root: Path, configfile: str) -> dict | None:
@@ -180,3 +179,50 @@ def bound_table(root: Path) -> str:
             lines.append(f"| {r['steps']} | {r['replicates']} | {r['d']} | {r['threads']} | {r['seconds']:.3f} | "
                          f"{1e9 * r['seconds'] / (r['steps'] * r['replicates']):.0f} |")
     return "\n".join(lines)
+
+
+def read_command_timing(name: str, root=".") -> dict | None:
+    """The measured command ``name`` (e.g. ``verify``) in ``benchmarks/results/workflow.json``
+    (``benchmarks/workflow.py command NAME -- …``), with ``seconds`` added, or None when absent."""
+    try:
+        entry = json.loads((Path(root) / WORKFLOW).read_text())["commands"][name]
+        seconds = float(entry["wall_seconds"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return {**entry, "seconds": seconds} if math.isfinite(seconds) and seconds > 0 else None
+
+
+def _measured(seconds: float, entry: dict, source: Path) -> str:
+    where = ", ".join(str(entry[k]) for k in ("date", "machine") if entry.get(k))
+    cores = f" on {entry['cores']} core{'s' if entry['cores'] != 1 else ''}" if isinstance(entry.get("cores"), int) else ""
+    cache = f", {entry['numba_cache']} numba cache" if entry.get("numba_cache") in ("cold", "warm") else ""
+    return f"{duration(seconds)}{cores}{cache} ({source.as_posix()}{': ' + where if where else ''})"
+
+
+def times_table(root=".") -> str:
+    """The table of docs/workflow.md: each documented run and audit level, its command and its
+    measured time (``time not measured`` where the timings files do not have it)."""
+    def run(configfile):
+        entry = preflight.read_timings(configfile, root)
+        return _measured(float(entry["wall_seconds"]), entry, WORKFLOW) if entry else NOT_MEASURED
+
+    def check(name):
+        entry = read_command_timing(name, root)
+        return _measured(entry["seconds"], entry, WORKFLOW) if entry else NOT_MEASURED
+
+    rows = [
+        ("toy run (config/quick.yaml)", "snakemake --cores all --configfile config/quick.yaml", run("config/quick.yaml")),
+        ("paper run (config/config.yaml)", "snakemake --cores all", run(preflight.DEFAULT_CONFIG)),
+        ("the authors' experiments (config/authors.yaml)", "snakemake --cores all --configfile config/authors.yaml",
+         run("config/authors.yaml")),
+        ("audit (a): committed files against their manifest", "snakemake verify --cores 1",
+         check("verify")),
+        ("audit (b): a sample of results recomputed from nothing",
+         "snakemake audit_compute --cores all --config audit_n=4 audit_seed=1",
+         check("audit_compute")),
+        ("audit (c): after the paper run, figures re-rendered and numbers recomputed", "snakemake audit --cores 1",
+         check("audit")),
+    ]
+    lines = ["| what | command | time |", "|---|---|---|"]
+    lines += [f"| {what} | `{command}` | {time} |" for what, command, time in rows]
+    return "\n".join(lines) + "\n"

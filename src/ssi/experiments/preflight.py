@@ -133,17 +133,6 @@ def read_timings(configfile: str, root=".") -> dict | None:
     return entry if math.isfinite(seconds) and seconds > 0 else None
 
 
-def read_command_timing(name: str, root=".") -> dict | None:
-    """The measured command ``name`` (e.g. ``verify``) in ``benchmarks/results/workflow.json``
-    (``benchmarks/workflow.py command NAME -- …``), with ``seconds`` added, or None when absent."""
-    try:
-        entry = json.loads((Path(root) / TIMINGS).read_text())["commands"][name]
-        seconds = float(entry["wall_seconds"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return {**entry, "seconds": seconds} if math.isfinite(seconds) and seconds > 0 else None
-
-
 def duration(seconds: float) -> str:
     """``45 s``, ``12 min``, ``2.5 h``."""
     if seconds < 90:
@@ -164,42 +153,6 @@ def run_time_text(configfile: str, root=".") -> str:
     if isinstance(entry.get("jobs"), int):
         parts.append(f"{entry['jobs']} jobs")
     return ", ".join(parts) + f" ({TIMINGS.as_posix()})"
-
-
-def _measured(seconds: float, entry: dict, source: Path) -> str:
-    where = ", ".join(str(entry[k]) for k in ("date", "machine") if entry.get(k))
-    cores = f" on {entry['cores']} core{'s' if entry['cores'] != 1 else ''}" if isinstance(entry.get("cores"), int) else ""
-    cache = f", {entry['numba_cache']} numba cache" if entry.get("numba_cache") in ("cold", "warm") else ""
-    return f"{duration(seconds)}{cores}{cache} ({source.as_posix()}{': ' + where if where else ''})"
-
-
-def times_table(root=".") -> str:
-    """The table of docs/workflow.md: each documented run and audit level, its command and its
-    measured time (``time not measured`` where the timings files do not have it)."""
-    def run(configfile):
-        entry = read_timings(configfile, root)
-        return _measured(float(entry["wall_seconds"]), entry, TIMINGS) if entry else "time not measured"
-
-    def check(name):
-        entry = read_command_timing(name, root)
-        return _measured(entry["seconds"], entry, TIMINGS) if entry else "time not measured"
-
-    rows = [
-        ("toy run (config/quick.yaml)", "snakemake --cores all --configfile config/quick.yaml", run("config/quick.yaml")),
-        ("paper run (config/config.yaml)", "snakemake --cores all", run(DEFAULT_CONFIG)),
-        ("the authors' experiments (config/authors.yaml)", "snakemake --cores all --configfile config/authors.yaml",
-         run("config/authors.yaml")),
-        ("audit (a): committed files against their manifest", "snakemake verify --cores 1",
-         check("verify")),
-        ("audit (b): a sample of results recomputed from nothing",
-         "snakemake audit_compute --cores all --config audit_n=4 audit_seed=1",
-         check("audit_compute")),
-        ("audit (c): after the paper run, figures re-rendered and numbers recomputed", "snakemake audit --cores 1",
-         check("audit")),
-    ]
-    lines = ["| what | command | time |", "|---|---|---|"]
-    lines += [f"| {what} | `{command}` | {time} |" for what, command, time in rows]
-    return "\n".join(lines) + "\n"
 
 
 def audit_needs(results, configfile: str, verify_command: str, root=".") -> str | None:
