@@ -30,8 +30,7 @@
 # region maps and the refined verdicts of the differing cells). It runs in a fresh clone.
 
 # %%
-from ssi.experiments import authors_phase
-from ssi.experiments.notebook import open_result, show_markdown, show_table
+from ssi.experiments.notebook import open_result, show_table
 
 result = open_result("authors_phase")
 numbers = result.numbers
@@ -83,11 +82,14 @@ show_table([{"grid": name, "cells differing": d["disagreement"]["theirs_vs_ours"
 # bits are right when their rule reads our loss (the "dynamics" row of the tables below). A bit
 # that is wrong in both is the **rule** itself (the corner tests, the e > ½ threshold, the grid
 # minima in fast mode).
-# The full tables (areas per region, confusion, verdicts, causes), made by
-# `ssi.experiments.authors_phase.markdown_tables` from the numbers:
+# The causes, bit by bit (the full tables, areas per region, off-diagonal cells and verdicts, are on
+# docs/results/authors-phase.md):
 
 # %%
-show_markdown(authors_phase.markdown_tables(numbers))
+show_table([{"grid": name, "bit": bit, **v} for name, d in numbers["diagrams"].items()
+            for bit, v in d["why_theirs_wrong"].items()],
+           ["grid", "bit", "their_bit_wrong", "right_with_our_landscape (quadrature)",
+            "wrong_with_our_landscape too (rule)"])
 
 # %% [markdown]
 # ## The claim, as measured
