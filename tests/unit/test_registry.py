@@ -6,6 +6,8 @@ define, or a figure the manifests do not list.
 """
 from __future__ import annotations
 
+import importlib
+
 from pathlib import Path
 
 import pytest
@@ -47,8 +49,9 @@ def test_entry_names_what_exists(result):
     for field in ("summarise", "claim_rows", "plot", "figures", "figure_data_reduction"):
         if getattr(result, field):
             assert result.function(field) is not None
-    if result.tables:
-        assert result.table_functions()
+    if result.tables:     # what its page's tables read, and the template that lays them out
+        assert callable(importlib.import_module(f"ssi.experiments.{result.tables}").context)
+        assert (ROOT / "workflow/templates" / f"_{result.name}.md.j2").is_file()
     assert (ROOT / "workflow/rules" / f"{result.name}.smk").is_file()
     assert (ROOT / "notebooks" / f"{result.name}.py").is_file() == result.notebook
     assert set(result.sections) <= set(_config(result.config))
