@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from pagegen import markers
-from pagegen.sources import none_to_nan
+from ssi.experiments.figure_data import numbers_from_json
 from ssi.experiments.authors import summary as summary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +27,7 @@ POINTS_COLUMN = "| seed-mean steps to 2/√d |"
 
 def committed():
     config = yaml.safe_load((ROOT / "config" / "authors.yaml").read_text(encoding="utf-8"))
-    numbers = none_to_nan(json.loads((ROOT / "figures" / "authors" / "numbers" / "authors.json").read_text()))
+    numbers = numbers_from_json(ROOT / "figures" / "authors" / "numbers" / "authors.json")
     default = {p.stem: json.loads(p.read_text()) for p in (ROOT / "figures" / "numbers").glob("*.json")}
     return config, numbers, default
 

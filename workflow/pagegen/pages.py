@@ -54,19 +54,14 @@ def templates(root: Path) -> dict[Path, Path]:
 def _context(root: Path) -> dict:
     """What the templates read (:mod:`pages` docstring)."""
     content = sources.verdicts(root, sources.PAPER_CONFIG)
-    numbers = sources.authors_numbers(root)
+    default = sources.default_numbers(root)
     authors_cfg = sources.config(root, sources.AUTHORS_CONFIG)
     words = authors_summary.verdict_words(sources.verdicts(root, sources.AUTHORS_CONFIG))
     run = timings.run_entry(root, sources.AUTHORS_CONFIG) or {}
-    authors = authors_summary.page_context(authors_cfg, numbers, sources.default_numbers(root), run.get("experiments"),
+    authors = authors_summary.page_context(authors_cfg, sources.authors_numbers(root), default, run.get("experiments"),
                                            words=words)
-    theory = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"] / "numbers" / "tied_untied_theory.json"
-    figures = root / sources.config(root, sources.PAPER_CONFIG)["figures_dir"]
-    tables = {}
-    for entry in registry.results("paper"):
-        if entry.tables:
-            tables[entry.name] = importlib.import_module(f"ssi.experiments.{entry.tables}").context(
-                json.loads((figures / "numbers" / f"{entry.name}.json").read_text(encoding="utf-8")))
+    tables = {entry.name: importlib.import_module(f"ssi.experiments.{entry.tables}").context(default[entry.name])
+              for entry in registry.results("paper") if entry.tables}
     return {
         "tables": tables,
         "gen": lambda name, *args: markers.span(" ".join((name, *args)), fragments.render(root, name, list(args))),
@@ -75,7 +70,7 @@ def _context(root: Path) -> dict:
         "authors_table": markers.block(markers.AUTHORS,
                                        _environment(root).get_template("_authors_table.md.j2").render(authors)),
         "times_table": markers.block(markers.TIMES, timings.times_table(root)),
-        "c4_theory": markers.block(markers.C4_THEORY, c4_theory(root, json.loads(theory.read_text(encoding="utf-8")))),
+        "c4_theory": markers.block(markers.C4_THEORY, c4_theory(root, default["tied_untied_theory"])),
     }
 
 

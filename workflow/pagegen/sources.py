@@ -4,10 +4,11 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import math
 from pathlib import Path
 
 import yaml
+
+from ssi.experiments.figure_data import numbers_from_json
 
 #: the config of the paper run (claims table) and of the authors' run (their table and page)
 PAPER_CONFIG = "config/config.yaml"
@@ -48,19 +49,11 @@ def verdicts(root: Path, configfile: str = PAPER_CONFIG) -> dict:
     return json.loads(verdict_text(root, configfile))
 
 
-def none_to_nan(value):
-    """A copy of a JSON value with every null read as nan (the authors' verdicts compare numbers)."""
-    if isinstance(value, dict):
-        return {k: none_to_nan(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [none_to_nan(v) for v in value]
-    return math.nan if value is None else value
-
-
 @functools.cache
 def _authors_numbers(root: Path) -> dict:
+    # nulls read as nan, as the figures read a numbers file (the authors' verdicts compare numbers)
     path = root / config(root, AUTHORS_CONFIG)["figures_dir"] / "numbers" / "authors.json"
-    return none_to_nan(json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else {}
+    return numbers_from_json(path) if path.is_file() else {}
 
 
 def authors_numbers(root: Path) -> dict:

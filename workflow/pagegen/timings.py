@@ -29,8 +29,9 @@ duration = preflight.duration
 
 
 def run_entry(root: Path, configfile: str) -> dict | None:
-    """The recorded run of ``configfile`` (e.g. "config/quick.yaml"), or None."""
-    return load(root, WORKFLOW).get("configs", {}).get(configfile)
+    """The recorded run of ``configfile`` (e.g. "config/quick.yaml"), or None (read as the
+    workflow's messages read it: :func:`ssi.experiments.preflight.read_timings`)."""
+    return preflight.read_timings(configfile, root)
 
 
 def run_time(root: Path, configfile: str) -> str:
@@ -44,10 +45,10 @@ def run_time(root: Path, configfile: str) -> str:
 
 def command_time(root: Path, name: str) -> str:
     """"about 4 s" for a recorded command (benchmarks/workflow.py command NAME), else "time not measured"."""
-    entry = load(root, WORKFLOW).get("commands", {}).get(name)
+    entry = read_command_timing(name, root)
     if not entry:
         return NOT_MEASURED
-    return f"about {duration(entry['wall_seconds'])}" + (" (shared machine)" if entry.get("loaded") else "")
+    return f"about {duration(entry['seconds'])}" + (" (shared machine)" if entry.get("loaded") else "")
 
 
 def family_seconds(root: Path, configfile: str, family: str) -> str:
@@ -203,7 +204,7 @@ def times_table(root=".") -> str:
     """The table of docs/workflow.md: each documented run and audit level, its command and its
     measured time (``time not measured`` where the timings files do not have it)."""
     def run(configfile):
-        entry = preflight.read_timings(configfile, root)
+        entry = run_entry(root, configfile)
         return _measured(float(entry["wall_seconds"]), entry, WORKFLOW) if entry else NOT_MEASURED
 
     def check(name):
