@@ -45,12 +45,7 @@ from .codes import SQRT2, SQRT3  # noqa: F401
 from .softmax import attention2_mixture, attention2_scalar, logistic, softmax_rows, softmax_vjp, softmax_vjp_diagonal
 from .target_links import hermite_he, mixture_value, target_scalar, target_scalar_vjp  # noqa: F401 (hermite_he)
 
-# The composite links (students, losses) are compiled functions that numba calls, not copies of
-# their IR in each caller: inlining the whole tree into loss_and_grad cost 36 s of a cold compile
-# for it alone (12 s without), and the results are bit-identical. The activations and the loss
-# factor, called from the feed-forward engines' hot loops (ssi.sgd.feedforward), stay inlined.
-_jit = njit(cache=True)
-_jit_inline = njit(cache=True, inline="always")
+_jit = njit(cache=True, inline="always")
 
 
 def scratch(L):
@@ -58,7 +53,7 @@ def scratch(L):
     return np.zeros((4, L, L))
 
 
-@_jit_inline
+@_jit
 def activation(code, h):
     """σ(h) of the registry's activation ``code`` (``A_*``)."""
     if code == A_RELU:
@@ -74,7 +69,7 @@ def activation(code, h):
     return math.tanh(h)
 
 
-@_jit_inline
+@_jit
 def activation_derivative(code, h):
     """σ'(h) of the registry's activation ``code`` (``A_*``)."""
     if code == A_RELU:
@@ -221,7 +216,7 @@ def scalar_loss_and_grad(tcode, tparams, scode, sparams, y, q, a, mats):
     return 0.5 * r * r
 
 
-@_jit_inline
+@_jit
 def loss_factor(lcode, half_square, n_out):
     """``(factor, loss)`` of loss ``lcode`` (not the half square) from ½‖R‖²: its a = ∂ℓ/∂q is the
     half-square loss's a times ``factor`` (the cotangent is linear in R, module docstring)."""
@@ -241,9 +236,10 @@ def other_loss(lcode, half_square, a, n_out):
     return loss
 
 
-# Not inlined into its callers: numba's IR inlining copies the whole inlined tree into every
-# kernel, which made a cold compile of the kernels 4x slower (measured: 217 s vs 53 s of CPU for
-# two problems on both engines), for no measurable gain per step and bit-identical results.
+# Not inlined into its callers (everything below it is): numba's IR inlining copies the whole
+# inlined tree into every kernel, which made a cold compile of the kernels 4x slower (measured:
+# 217 s vs 53 s of CPU for two problems on both engines), for no measurable gain per step and
+# bit-identical results.
 @njit(cache=True)
 def loss_and_grad(tcode, tparams, scode, sparams, zstar, q, a, mats, lcode=LOSS_HALF_SQUARE):
     """Per-sample loss ℓ (default ½‖f(q) − g(z*)‖²); writes a = ∂ℓ/∂q into ``a``.
