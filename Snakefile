@@ -48,8 +48,8 @@ os.environ.update(job_environment())
 include: "workflow/rules/code.smk"
 include: "workflow/rules/params.smk"
 
-# Job priorities (docs/performance.md, "Scheduling"): Snakemake starts the ready jobs whose
-# priorities add up highest; jobs of equal priority go in no set order.
+# Job priorities: Snakemake starts the ready jobs whose priorities add up highest; jobs of equal
+# priority go in no set order.
 #: a 2-thread job gets both cores only while no 1-thread job runs, which after the first
 #: seconds happens again only at the end: it goes first, above any two 1-thread jobs together
 PRIORITY_BOTH_CORES = 50
